@@ -1,0 +1,191 @@
+//! Block ciphers: the backend trait, the cipher kinds, and the [`Cipher`] front type that
+//! picks a backend from the registry ([`crate::engine::registry`]).
+//!
+//! One folder per cipher: `mod.rs` holds the key schedule, then one file per backend named
+//! by technique (`soft` is the portable reference).
+
+use std::fmt;
+use std::str::FromStr;
+use std::sync::Arc;
+
+use crate::engine::registry;
+use crate::error::{Error, Result};
+
+pub mod aes;
+pub mod des;
+pub mod seed;
+
+/// The largest block size of any cipher here (AES, SEED); DES-family blocks are 8 bytes.
+pub const MAX_BLOCK: usize = 16;
+
+/// A keyed block-cipher backend: encrypts or decrypts batches of independent blocks.
+///
+/// Contract for every implementation: `blocks.len()` is a whole multiple of
+/// [`block_size`](Self::block_size) (the caller guarantees it; a violation panics), each
+/// block is transformed independently and in place, and the result equals the cipher's
+/// single-block function applied to every block. A backend processes [`width`](Self::width)
+/// blocks at once internally and cascades down for a tail; callers get the best throughput
+/// by handing over batches of at least that many blocks.
+pub trait BlockCipher: Send + Sync {
+    /// Block size in bytes: 8 or 16.
+    fn block_size(&self) -> usize;
+    /// Blocks processed together by one internal step (1 for a scalar backend).
+    fn width(&self) -> usize;
+    /// The backend's registry name (`soft`, `aesni`, ...).
+    fn backend(&self) -> &'static str;
+    /// Encrypts every block of `blocks` in place.
+    fn encrypt_blocks(&self, blocks: &mut [u8]);
+    /// Decrypts every block of `blocks` in place.
+    fn decrypt_blocks(&self, blocks: &mut [u8]);
+}
+
+/// The block ciphers bitweave implements, named as OpenSSL names them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum CipherKind {
+    Aes128,
+    Aes192,
+    Aes256,
+    /// Single DES (56-bit key in 8 bytes; parity bits ignored).
+    Des,
+    /// Two-key triple DES, EDE with K3 = K1 (16-byte key).
+    DesEde,
+    /// Three-key triple DES, EDE (24-byte key).
+    DesEde3,
+    /// SEED (KISA, RFC 4269).
+    Seed,
+}
+
+impl CipherKind {
+    /// Every cipher, in listing order.
+    pub const ALL: [CipherKind; 7] = [
+        CipherKind::Aes128,
+        CipherKind::Aes192,
+        CipherKind::Aes256,
+        CipherKind::Des,
+        CipherKind::DesEde,
+        CipherKind::DesEde3,
+        CipherKind::Seed,
+    ];
+
+    /// OpenSSL's name for the cipher (without the mode).
+    pub fn name(self) -> &'static str {
+        match self {
+            CipherKind::Aes128 => "aes-128",
+            CipherKind::Aes192 => "aes-192",
+            CipherKind::Aes256 => "aes-256",
+            CipherKind::Des => "des",
+            CipherKind::DesEde => "des-ede",
+            CipherKind::DesEde3 => "des-ede3",
+            CipherKind::Seed => "seed",
+        }
+    }
+
+    /// Key length in bytes.
+    pub fn key_len(self) -> usize {
+        match self {
+            CipherKind::Aes128 | CipherKind::DesEde | CipherKind::Seed => 16,
+            CipherKind::Aes192 | CipherKind::DesEde3 => 24,
+            CipherKind::Aes256 => 32,
+            CipherKind::Des => 8,
+        }
+    }
+
+    /// Block size in bytes.
+    pub fn block_size(self) -> usize {
+        match self {
+            CipherKind::Des | CipherKind::DesEde | CipherKind::DesEde3 => 8,
+            _ => 16,
+        }
+    }
+
+    /// Checks a key's length for this cipher.
+    pub fn check_key(self, key: &[u8]) -> Result<()> {
+        if key.len() == self.key_len() {
+            Ok(())
+        } else {
+            Err(Error::KeyLength {
+                cipher: self.name(),
+                expected: self.key_len(),
+                got: key.len(),
+            })
+        }
+    }
+}
+
+impl fmt::Display for CipherKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for CipherKind {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
+        let lower = s.to_ascii_lowercase();
+        CipherKind::ALL
+            .into_iter()
+            .find(|k| k.name() == lower)
+            .ok_or_else(|| Error::UnknownCipher(s.to_string()))
+    }
+}
+
+/// A keyed cipher on a chosen backend: the front type users hold.
+///
+/// Cheap to clone (the keyed backend is shared), so the same key schedule can serve
+/// several streams or threads.
+#[derive(Clone)]
+pub struct Cipher {
+    kind: CipherKind,
+    backend: Arc<dyn BlockCipher>,
+}
+
+impl Cipher {
+    /// Keys `kind` on the best backend this CPU can run (or the one named by the
+    /// `BITWEAVE_BACKEND` environment variable, when it implements `kind`).
+    pub fn new(kind: CipherKind, key: &[u8]) -> Result<Self> {
+        Self::with_backend(kind, key, None)
+    }
+
+    /// Keys `kind` on the named backend, or on the best one when `backend` is `None`.
+    /// A named backend that this CPU cannot run is an error, never a silent fallback.
+    pub fn with_backend(kind: CipherKind, key: &[u8], backend: Option<&str>) -> Result<Self> {
+        kind.check_key(key)?;
+        let info = registry::select(kind, backend)?;
+        Ok(Cipher {
+            kind,
+            backend: Arc::from(info.build(key)),
+        })
+    }
+
+    /// Which cipher this is.
+    pub fn kind(&self) -> CipherKind {
+        self.kind
+    }
+}
+
+impl fmt::Debug for Cipher {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Cipher")
+            .field("kind", &self.kind)
+            .field("backend", &self.backend.backend())
+            .finish_non_exhaustive()
+    }
+}
+
+impl BlockCipher for Cipher {
+    fn block_size(&self) -> usize {
+        self.backend.block_size()
+    }
+    fn width(&self) -> usize {
+        self.backend.width()
+    }
+    fn backend(&self) -> &'static str {
+        self.backend.backend()
+    }
+    fn encrypt_blocks(&self, blocks: &mut [u8]) {
+        self.backend.encrypt_blocks(blocks)
+    }
+    fn decrypt_blocks(&self, blocks: &mut [u8]) {
+        self.backend.decrypt_blocks(blocks)
+    }
+}

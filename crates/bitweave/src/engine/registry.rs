@@ -1,0 +1,136 @@
+//! The one backend registry: (cipher, backend, CPU features, priority, width).
+//!
+//! Detection runs once per entry and is cached by the standard library's feature
+//! detection. The best available backend wins unless the caller names one (`--backend`)
+//! or the `BITWEAVE_BACKEND` environment variable names one that implements the cipher.
+//! A named backend that cannot run here is an error, never a silent fallback.
+
+use crate::cipher::{aes, des, seed, BlockCipher, CipherKind};
+use crate::error::{Error, Result};
+
+/// Environment variable that overrides the default backend choice.
+pub const BACKEND_ENV: &str = "BITWEAVE_BACKEND";
+
+/// One registered backend of one cipher.
+pub struct BackendInfo {
+    /// The cipher it implements.
+    pub cipher: CipherKind,
+    /// Registry name (the technique, with lane width where there are several).
+    pub name: &'static str,
+    /// CPU features it needs (names as `is_x86_feature_detected!` spells them).
+    pub features: &'static [&'static str],
+    /// Higher wins when choosing the default.
+    pub priority: u32,
+    /// Blocks processed together.
+    pub width: usize,
+    /// Whether it runs without secret-dependent branches or memory indices.
+    pub constant_time: bool,
+    available: fn() -> bool,
+    build: fn(&[u8]) -> Box<dyn BlockCipher>,
+}
+
+impl BackendInfo {
+    /// Whether this CPU can run the backend.
+    pub fn available(&self) -> bool {
+        (self.available)()
+    }
+
+    /// Keys the backend; `key` has the cipher's length (checked by the caller).
+    pub fn build(&self, key: &[u8]) -> Box<dyn BlockCipher> {
+        (self.build)(key)
+    }
+}
+
+fn always() -> bool {
+    true
+}
+
+fn soft(cipher: CipherKind, build: fn(&[u8]) -> Box<dyn BlockCipher>) -> BackendInfo {
+    BackendInfo {
+        cipher,
+        name: "soft",
+        features: &[],
+        priority: 10,
+        width: 1,
+        constant_time: false,
+        available: always,
+        build,
+    }
+}
+
+/// Every backend of every cipher, whether or not this CPU can run it.
+pub fn all() -> Vec<BackendInfo> {
+    let aes_soft: fn(&[u8]) -> Box<dyn BlockCipher> = |k| Box::new(aes::soft::AesSoft::new(k));
+    let des_soft: fn(&[u8]) -> Box<dyn BlockCipher> = |k| Box::new(des::soft::DesSoft::new(k));
+    let seed_soft: fn(&[u8]) -> Box<dyn BlockCipher> = |k| Box::new(seed::soft::SeedSoft::new(k));
+    let mut v = Vec::new();
+    for kind in CipherKind::ALL {
+        let build = match kind {
+            CipherKind::Aes128 | CipherKind::Aes192 | CipherKind::Aes256 => aes_soft,
+            CipherKind::Des | CipherKind::DesEde | CipherKind::DesEde3 => des_soft,
+            CipherKind::Seed => seed_soft,
+        };
+        v.push(soft(kind, build));
+    }
+    v
+}
+
+/// Every backend name known to the registry, in listing order, without repeats.
+pub fn names() -> Vec<&'static str> {
+    let mut names: Vec<&'static str> = Vec::new();
+    for b in all() {
+        if !names.contains(&b.name) {
+            names.push(b.name);
+        }
+    }
+    names
+}
+
+/// The backends of `cipher` this CPU can run, best first.
+pub fn usable(cipher: CipherKind) -> Vec<BackendInfo> {
+    let mut v: Vec<BackendInfo> = all()
+        .into_iter()
+        .filter(|b| b.cipher == cipher && b.available())
+        .collect();
+    v.sort_by(|a, b| b.priority.cmp(&a.priority));
+    v
+}
+
+/// Picks the backend for `cipher`: the named one (an error if it is unknown, lacks the
+/// cipher or cannot run here), else the `BITWEAVE_BACKEND` one when it implements the
+/// cipher and can run, else the best available.
+pub fn select(cipher: CipherKind, name: Option<&str>) -> Result<BackendInfo> {
+    if let Some(name) = name {
+        return named(cipher, name);
+    }
+    if let Ok(env) = std::env::var(BACKEND_ENV) {
+        if let Ok(b) = named(cipher, &env) {
+            return Ok(b);
+        }
+    }
+    usable(cipher)
+        .into_iter()
+        .next()
+        .ok_or_else(|| Error::UnknownBackend("(none available)".into()))
+}
+
+fn named(cipher: CipherKind, name: &str) -> Result<BackendInfo> {
+    if !names().contains(&name) {
+        return Err(Error::UnknownBackend(name.to_string()));
+    }
+    let b = all()
+        .into_iter()
+        .find(|b| b.cipher == cipher && b.name == name)
+        .ok_or_else(|| Error::BackendNotForCipher {
+            backend: name.to_string(),
+            cipher: cipher.name(),
+        })?;
+    if b.available() {
+        Ok(b)
+    } else {
+        Err(Error::BackendUnavailable {
+            backend: name.to_string(),
+            needs: b.features.join("+"),
+        })
+    }
+}

@@ -1,0 +1,46 @@
+//! The one error type of the library: each failure a user can cause has its own message.
+
+/// Everything that can go wrong when setting up or running a cipher.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Error {
+    #[error("unknown cipher '{0}' (run `bitweave list` for the supported names)")]
+    UnknownCipher(String),
+    #[error("wrong key length for {cipher}: expected {expected} bytes, got {got}")]
+    KeyLength {
+        cipher: &'static str,
+        expected: usize,
+        got: usize,
+    },
+    #[error("wrong IV length for {suite}: expected {expected} bytes, got {got}")]
+    IvLength {
+        suite: String,
+        expected: usize,
+        got: usize,
+    },
+    #[error("{0} needs an IV (--iv)")]
+    MissingIv(String),
+    #[error("interleave factor must be at least 1")]
+    ZeroInterleave,
+    #[error("interleaving applies to cbc, cfb and ofb only, not {0}")]
+    InterleaveUnsupported(&'static str),
+    #[error("padding applies to ecb and cbc only, not {0}")]
+    PaddingUnsupported(&'static str),
+    #[error("input length {len} is not a whole number of {block}-byte blocks")]
+    NotWholeBlocks { len: u64, block: usize },
+    #[error("bad decrypt: padding is invalid (wrong key or IV, or corrupted input)")]
+    BadPadding,
+    #[error("unknown backend '{0}' (run `bitweave list` for the backends)")]
+    UnknownBackend(String),
+    #[error("backend '{backend}' does not implement {cipher}")]
+    BackendNotForCipher {
+        backend: String,
+        cipher: &'static str,
+    },
+    #[error("backend '{backend}' cannot run on this CPU (needs {needs})")]
+    BackendUnavailable { backend: String, needs: String },
+    #[error("multi-stream call has {ivs} IVs for {messages} messages")]
+    StreamCount { ivs: usize, messages: usize },
+}
+
+/// Result with the library's [`Error`].
+pub type Result<T> = std::result::Result<T, Error>;

@@ -1,0 +1,166 @@
+//! The incremental interface: feed any split of the input to [`Crypter::update`], then
+//! [`Crypter::finish`]; the output equals the one-shot result, and memory stays bounded by
+//! one row plus one block whatever the input size.
+
+use super::cfb_bits::ShiftRegisters;
+use super::chain::Chain;
+use super::ctr::Counter;
+use super::{padding, Direction, Mode, ModeParams};
+use crate::cipher::{BlockCipher, Cipher};
+use crate::error::{Error, Result};
+
+/// The running state of one mode.
+enum Core {
+    Ecb,
+    Chain(Chain),
+    Ctr(Counter),
+    Bits(ShiftRegisters),
+}
+
+/// An encryption or decryption in progress.
+pub struct Crypter {
+    cipher: Cipher,
+    params: ModeParams,
+    direction: Direction,
+    core: Core,
+    /// Input not yet processed: less than one unit (plus the held-back block when
+    /// decrypting with padding).
+    pending: Vec<u8>,
+    /// Bytes that must be whole before they can be processed (a row, a block or a byte).
+    unit: usize,
+    /// Total input bytes so far (for error messages).
+    total: u64,
+}
+
+impl Drop for Crypter {
+    fn drop(&mut self) {
+        zeroize::Zeroize::zeroize(&mut self.pending);
+    }
+}
+
+impl Crypter {
+    /// Starts a run of `params` on `cipher` with the given IV (N blocks; empty for ECB).
+    pub fn new(
+        cipher: Cipher,
+        params: ModeParams,
+        direction: Direction,
+        iv: &[u8],
+    ) -> Result<Self> {
+        params.validate()?;
+        let bs = cipher.block_size();
+        let expected = params.iv_len(bs);
+        let suite = || {
+            let n = params.interleave;
+            let base = format!("{}-{}", cipher.kind().name(), params.mode.name());
+            if n > 1 {
+                format!("{base} with interleave {n}")
+            } else {
+                base
+            }
+        };
+        if iv.len() != expected {
+            return Err(if iv.is_empty() {
+                Error::MissingIv(suite())
+            } else {
+                Error::IvLength {
+                    suite: suite(),
+                    expected,
+                    got: iv.len(),
+                }
+            });
+        }
+        let (core, unit) = match params.mode {
+            Mode::Ecb => (Core::Ecb, bs),
+            Mode::Cbc | Mode::Cfb | Mode::Ofb => (Core::Chain(Chain::new(iv)), expected),
+            Mode::Ctr => (Core::Ctr(Counter::new(iv)), bs),
+            Mode::Cfb8 | Mode::Cfb1 => (Core::Bits(ShiftRegisters::new(iv, bs)), 1),
+        };
+        Ok(Crypter {
+            cipher,
+            params,
+            direction,
+            core,
+            pending: Vec::new(),
+            unit,
+            total: 0,
+        })
+    }
+
+    /// Bytes held back when decrypting with padding: the last block, unpadded at finish.
+    fn hold(&self) -> usize {
+        if self.params.padding && self.direction == Direction::Decrypt {
+            self.cipher.block_size()
+        } else {
+            0
+        }
+    }
+
+    /// Processes `input`, appending whatever output is ready to `out`.
+    pub fn update(&mut self, input: &[u8], out: &mut Vec<u8>) {
+        self.total += input.len() as u64;
+        let start = out.len();
+        out.extend_from_slice(&self.pending);
+        out.extend_from_slice(input);
+        let avail = out.len() - start;
+        let ready = avail.saturating_sub(self.hold()) / self.unit * self.unit;
+        self.pending.clear();
+        self.pending.extend_from_slice(&out[start + ready..]);
+        out.truncate(start + ready);
+        self.process(&mut out[start..]);
+    }
+
+    /// Processes the rest: pads or unpads, and checks the length rules of ECB/CBC.
+    pub fn finish(mut self, out: &mut Vec<u8>) -> Result<()> {
+        let bs = self.cipher.block_size();
+        let whole = self.params.mode.whole_blocks();
+        let mut last = std::mem::take(&mut self.pending);
+        match self.direction {
+            Direction::Encrypt if self.params.padding => {
+                last.extend_from_slice(&padding::pad(last.len(), bs));
+            }
+            _ if whole && last.len() % bs != 0 => {
+                return Err(Error::NotWholeBlocks {
+                    len: self.total,
+                    block: bs,
+                });
+            }
+            Direction::Decrypt if self.params.padding && last.is_empty() => {
+                return Err(Error::NotWholeBlocks {
+                    len: self.total,
+                    block: bs,
+                });
+            }
+            _ => {}
+        }
+        self.process(&mut last);
+        if self.direction == Direction::Decrypt && self.params.padding {
+            let n = padding::unpad_len(&last[last.len() - bs..])?;
+            last.truncate(last.len() - n);
+        }
+        out.extend_from_slice(&last);
+        zeroize::Zeroize::zeroize(&mut last);
+        Ok(())
+    }
+
+    /// Transforms whole units in place (or, at the end, the final partial unit).
+    fn process(&mut self, data: &mut [u8]) {
+        if data.is_empty() {
+            return;
+        }
+        let c: &dyn BlockCipher = &self.cipher;
+        let bs = c.block_size();
+        let dec = self.direction == Direction::Decrypt;
+        match (&mut self.core, self.params.mode) {
+            (Core::Ecb, _) if dec => c.decrypt_blocks(data),
+            (Core::Ecb, _) => c.encrypt_blocks(data),
+            (Core::Chain(ch), Mode::Cbc) if dec => ch.cbc_decrypt(c, data),
+            (Core::Chain(ch), Mode::Cbc) => ch.cbc_encrypt(c, data),
+            (Core::Chain(ch), Mode::Cfb) if dec => ch.cfb_decrypt(c, data, bs),
+            (Core::Chain(ch), Mode::Cfb) => ch.cfb_encrypt(c, data, bs),
+            (Core::Chain(ch), _) => ch.ofb(c, data, bs),
+            (Core::Ctr(ctr), _) => ctr.apply(c, data),
+            (Core::Bits(regs), Mode::Cfb8) => regs.cfb8(c, data, dec),
+            (Core::Bits(regs), _) => regs.cfb1(c, data, dec),
+        }
+    }
+}
