@@ -1,6 +1,8 @@
 //! Shared test helpers: the one loader for the KAT files in `tests/vectors/`.
 #![allow(dead_code)]
 
+pub mod oracle;
+
 use std::path::PathBuf;
 
 use bitweave::Suite;
