@@ -1,1 +1,58 @@
-fn main() {}
+//! `bitweave`: encrypt and decrypt byte-compatibly with `openssl enc`, list what this CPU
+//! can run, and benchmark against OpenSSL in the same process.
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod bench;
+mod crypt;
+mod list;
+mod openssl_peer;
+mod output;
+
+#[derive(Parser)]
+#[command(
+    name = "bitweave",
+    version,
+    about = "Parallel block-cipher processing: AES, DES, 3DES, SEED in every SP 800-38A mode"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Encrypt (raw, unauthenticated; byte-compatible with `openssl enc -e -K .. -iv ..`).
+    Enc(crypt::CryptArgs),
+    /// Decrypt (byte-compatible with `openssl enc -d -K .. -iv ..`).
+    Dec(crypt::CryptArgs),
+    /// List ciphers, modes and the backends this CPU can run.
+    List,
+    /// Measure throughput and cycles/byte, with OpenSSL measured in the same run.
+    Bench(bench::BenchArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Enc(args) => crypt::run(args, bitweave::Direction::Encrypt),
+        Command::Dec(args) => crypt::run(args, bitweave::Direction::Decrypt),
+        Command::List => list::run(),
+        Command::Bench(args) => bench::run(args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            // One line: the outermost context and its causes.
+            let msg = e
+                .chain()
+                .map(|c| c.to_string())
+                .collect::<Vec<_>>()
+                .join(": ");
+            eprintln!("error: {msg}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -92,7 +92,7 @@ pub fn usable(cipher: CipherKind) -> Vec<BackendInfo> {
         .into_iter()
         .filter(|b| b.cipher == cipher && b.available())
         .collect();
-    v.sort_by(|a, b| b.priority.cmp(&a.priority));
+    v.sort_by_key(|b| std::cmp::Reverse(b.priority));
     v
 }
 

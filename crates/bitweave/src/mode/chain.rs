@@ -109,7 +109,7 @@ impl Chain {
         if len > row_len {
             self.scratch.extend_from_slice(&s[..len - row_len]);
         }
-        if s.len() >= row_len && s.len() % row_len == 0 {
+        if s.len() >= row_len && s.len().is_multiple_of(row_len) {
             self.row.copy_from_slice(&s[s.len() - row_len..]);
         }
     }

@@ -118,7 +118,7 @@ impl Crypter {
             Direction::Encrypt if self.params.padding => {
                 last.extend_from_slice(&padding::pad(last.len(), bs));
             }
-            _ if whole && last.len() % bs != 0 => {
+            _ if whole && !last.len().is_multiple_of(bs) => {
                 return Err(Error::NotWholeBlocks {
                     len: self.total,
                     block: bs,

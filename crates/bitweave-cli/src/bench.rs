@@ -1,0 +1,249 @@
+//! `bitweave bench`: throughput and cycles/byte per cipher × mode × direction × backend,
+//! with OpenSSL's libcrypto measured in the same run on the same buffer size, and the ratio.
+//!
+//! Cycles are TSC reference cycles (`rdtsc`), the same clock for bitweave and OpenSSL; the
+//! TSC frequency is calibrated against the wall clock and printed. Each figure is the best
+//! of several alternating measurements, which keeps a shared, noisy machine from favouring
+//! either side.
+
+use std::time::Duration;
+
+use anyhow::{bail, Result};
+use bitweave::engine::registry;
+use bitweave::{Cipher, CipherKind, Direction, Mode, Suite};
+use clap::Args;
+use serde::Serialize;
+
+use crate::openssl_peer::Peer;
+
+#[derive(Args)]
+pub struct BenchArgs {
+    /// Cipher (aes-128, all modes) or suite (aes-128-cbc); repeatable. Default: all.
+    #[arg(long = "cipher", short = 'c')]
+    ciphers: Vec<String>,
+    /// Only this backend (default: every backend this CPU can run).
+    #[arg(long)]
+    backend: Option<String>,
+    /// Buffer size in bytes per call (OpenSSL's `speed` uses 16 KiB).
+    #[arg(long, default_value_t = 16384)]
+    size: usize,
+    /// Interleave factor for cbc/cfb/ofb rows (other modes run standard).
+    #[arg(long, default_value_t = 1)]
+    interleave: usize,
+    /// Only this direction (enc or dec); default both.
+    #[arg(long)]
+    direction: Option<String>,
+    /// Milliseconds per measurement (each side is measured three times, alternating).
+    #[arg(long, default_value_t = 25)]
+    time_ms: u64,
+    /// Print JSON (an array of rows) instead of a table.
+    #[arg(long)]
+    json: bool,
+}
+
+/// One benchmark row (the JSON contract of DESIGN.md, plus a few extras).
+#[derive(Serialize)]
+struct Row {
+    cipher: String,
+    direction: &'static str,
+    backend: &'static str,
+    threads: usize,
+    interleave: usize,
+    bytes: usize,
+    gbps: f64,
+    cycles_per_byte: f64,
+    openssl_gbps: Option<f64>,
+    openssl_cycles_per_byte: Option<f64>,
+    ratio_vs_openssl: Option<f64>,
+    constant_time: bool,
+}
+
+fn selected_suites(names: &[String]) -> Result<Vec<Suite>> {
+    if names.is_empty() {
+        return Ok(Suite::all());
+    }
+    let mut out = Vec::new();
+    for n in names {
+        if let Ok(kind) = n.parse::<CipherKind>() {
+            out.extend(Mode::ALL.iter().map(|&mode| Suite { cipher: kind, mode }));
+        } else {
+            out.push(n.parse::<Suite>()?);
+        }
+    }
+    Ok(out)
+}
+
+pub fn run(args: BenchArgs) -> Result<()> {
+    if args.size == 0 {
+        bail!("--size must be at least 1 byte");
+    }
+    let directions: Vec<Direction> = match args.direction.as_deref() {
+        None => vec![Direction::Encrypt, Direction::Decrypt],
+        Some("enc") => vec![Direction::Encrypt],
+        Some("dec") => vec![Direction::Decrypt],
+        Some(d) => bail!("unknown direction '{d}' (enc or dec)"),
+    };
+    let suites = selected_suites(&args.ciphers)?;
+    let tsc_hz = clock::tsc_hz();
+    let budget = Duration::from_millis(args.time_ms.max(1));
+    if !args.json {
+        println!(
+            "bitweave bench: {} B buffers, 1 thread, cycles = TSC at {:.2} GHz, best of 3 alternating runs",
+            args.size,
+            tsc_hz / 1e9
+        );
+        println!(
+            "{:<16} {:<3} {:<9} {:>3} {:>9} {:>8} {:>9} {:>8} {:>7}",
+            "suite", "dir", "backend", "N", "MB/s", "c/B", "ossl MB/s", "ossl c/B", "ratio"
+        );
+    }
+    let mut rows = Vec::new();
+    for suite in suites {
+        let backends: Vec<_> = match &args.backend {
+            Some(name) => vec![registry::select(suite.cipher, Some(name))?],
+            None => registry::usable(suite.cipher),
+        };
+        for info in backends {
+            for &dir in &directions {
+                let row = measure(&suite, dir, &info, &args, budget, tsc_hz)?;
+                if !args.json {
+                    print_row(&row);
+                }
+                rows.push(row);
+            }
+        }
+    }
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&rows)?);
+    }
+    Ok(())
+}
+
+fn print_row(r: &Row) {
+    let opt = |v: Option<f64>, prec: usize| v.map_or("-".to_string(), |x| format!("{x:.prec$}"));
+    println!(
+        "{:<16} {:<3} {:<9} {:>3} {:>9.1} {:>8.2} {:>9} {:>8} {:>7}",
+        r.cipher,
+        r.direction,
+        r.backend,
+        r.interleave,
+        r.gbps * 1e3,
+        r.cycles_per_byte,
+        opt(r.openssl_gbps.map(|g| g * 1e3), 1),
+        opt(r.openssl_cycles_per_byte, 2),
+        opt(r.ratio_vs_openssl, 2)
+    );
+}
+
+fn measure(
+    suite: &Suite,
+    dir: Direction,
+    info: &registry::BackendInfo,
+    args: &BenchArgs,
+    budget: Duration,
+    tsc_hz: f64,
+) -> Result<Row> {
+    let kind = suite.cipher;
+    let bs = kind.block_size();
+    let n = if suite.mode.interleavable() {
+        args.interleave
+    } else {
+        1
+    };
+    // Whole blocks for ECB/CBC; stream modes take the size as given.
+    let size = if suite.mode.whole_blocks() {
+        args.size.div_ceil(bs) * bs
+    } else {
+        args.size
+    };
+    let key: Vec<u8> = (0..kind.key_len())
+        .map(|i| (i as u8).wrapping_mul(37) ^ 0x5a)
+        .collect();
+    let params = suite.params().padding(false).interleave(n);
+    let iv: Vec<u8> = (0..params.iv_len(bs)).map(|i| i as u8).collect();
+    let input: Vec<u8> = (0..size).map(|i| (i as u8).wrapping_mul(13)).collect();
+
+    let cipher = Cipher::with_backend(kind, &key, Some(info.name))?;
+    let mut crypter = params.crypter(&cipher, dir, &iv)?;
+    let mut out = Vec::with_capacity(size + bs);
+    let mut ours = move || {
+        out.clear();
+        crypter.update(&input, &mut out);
+    };
+    let peer_iv = &iv[..params.iv_len(bs).min(bs)];
+    let mut peer = Peer::new(suite, dir, &key, peer_iv);
+    let peer_in: Vec<u8> = (0..size).map(|i| (i as u8).wrapping_mul(13)).collect();
+    let mut peer_out = vec![0u8; size + 2 * bs];
+
+    let mut best_ours = f64::MAX;
+    let mut best_peer = f64::MAX;
+    for _ in 0..3 {
+        best_ours = best_ours.min(clock::cycles_per_call(&mut ours, budget));
+        if let Some(p) = peer.as_mut() {
+            let mut call = || p.update(&peer_in, &mut peer_out);
+            best_peer = best_peer.min(clock::cycles_per_call(&mut call, budget));
+        }
+    }
+    let cpb = best_ours / size as f64;
+    let gbps = tsc_hz / cpb / 1e9;
+    let (openssl_gbps, openssl_cpb) = if peer.is_some() {
+        let c = best_peer / size as f64;
+        (Some(tsc_hz / c / 1e9), Some(c))
+    } else {
+        (None, None)
+    };
+    Ok(Row {
+        cipher: suite.to_string(),
+        direction: dir.name(),
+        backend: info.name,
+        threads: 1,
+        interleave: n,
+        bytes: size,
+        gbps,
+        cycles_per_byte: cpb,
+        openssl_gbps,
+        openssl_cycles_per_byte: openssl_cpb,
+        ratio_vs_openssl: openssl_gbps.map(|o| gbps / o),
+        constant_time: info.constant_time,
+    })
+}
+
+/// Cycle counting: the TSC on x86-64, nanoseconds elsewhere (then "cycles" are ns and the
+/// reported frequency is 1 GHz).
+mod clock {
+    use std::time::{Duration, Instant};
+
+    #[cfg(target_arch = "x86_64")]
+    pub fn now() -> u64 {
+        // SAFETY: rdtsc is available on every x86-64 CPU and has no memory effects.
+        unsafe { core::arch::x86_64::_rdtsc() }
+    }
+
+    #[cfg(not(target_arch = "x86_64"))]
+    pub fn now() -> u64 {
+        use std::sync::OnceLock;
+        static START: OnceLock<Instant> = OnceLock::new();
+        START.get_or_init(Instant::now).elapsed().as_nanos() as u64
+    }
+
+    /// Ticks of [`now`] per second, measured against the wall clock.
+    pub fn tsc_hz() -> f64 {
+        let (t0, c0) = (Instant::now(), now());
+        while t0.elapsed() < Duration::from_millis(50) {}
+        let (t1, c1) = (Instant::now(), now());
+        (c1 - c0) as f64 / (t1 - t0).as_secs_f64()
+    }
+
+    /// Average ticks per call of `f`, calling it for at least `budget` (and at least twice).
+    pub fn cycles_per_call(f: &mut dyn FnMut(), budget: Duration) -> f64 {
+        f(); // warm up
+        let start = Instant::now();
+        let c0 = now();
+        let mut calls = 0u64;
+        while calls < 2 || start.elapsed() < budget {
+            f();
+            calls += 1;
+        }
+        (now() - c0) as f64 / calls as f64
+    }
+}

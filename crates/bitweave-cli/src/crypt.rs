@@ -1,0 +1,109 @@
+//! `bitweave enc` / `bitweave dec`: raw encryption compatible with `openssl enc`.
+
+use std::fs::File;
+use std::io::{self, Read};
+use std::path::PathBuf;
+
+use anyhow::{bail, Context, Result};
+use bitweave::{Cipher, Direction, Suite};
+use clap::Args;
+use zeroize::Zeroizing;
+
+use crate::output::Output;
+
+/// Bytes read per step: output memory stays flat whatever the input size.
+const CHUNK: usize = 1 << 20;
+
+#[derive(Args)]
+pub struct CryptArgs {
+    /// Cipher and mode, OpenSSL spelling (aes-128-cbc, des-ede3, seed-ofb, ...).
+    #[arg(short = 'c', long = "cipher")]
+    cipher: String,
+    /// Key as hex (exactly the cipher's key length).
+    #[arg(short = 'K', long = "key", value_name = "HEXKEY")]
+    key: String,
+    /// IV as hex: one block, or N blocks with --interleave N (not used by ECB).
+    #[arg(long = "iv", value_name = "HEXIV")]
+    iv: Option<String>,
+    /// No PKCS#7 padding (ECB/CBC input must then be whole blocks).
+    #[arg(long)]
+    nopad: bool,
+    /// Interleave N chains (cbc, cfb, ofb); 1 is the standard mode.
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    interleave: usize,
+    /// Input file (default: standard input).
+    #[arg(short = 'i', long = "in")]
+    input: Option<PathBuf>,
+    /// Output file (default: standard output); written atomically.
+    #[arg(short = 'o', long = "out")]
+    output: Option<PathBuf>,
+    /// Backend to use (see `bitweave list`); default: the best this CPU runs.
+    #[arg(long)]
+    backend: Option<String>,
+}
+
+fn parse_hex(what: &str, s: &str) -> Result<Zeroizing<Vec<u8>>> {
+    match hex::decode(s) {
+        Ok(v) => Ok(Zeroizing::new(v)),
+        Err(hex::FromHexError::OddLength) => bail!("{what} is not valid hex: odd number of digits"),
+        Err(hex::FromHexError::InvalidHexCharacter { index, .. }) => {
+            bail!(
+                "{what} is not valid hex: bad digit at position {}",
+                index + 1
+            )
+        }
+        Err(e) => bail!("{what} is not valid hex: {e}"),
+    }
+}
+
+pub fn run(args: CryptArgs, direction: Direction) -> Result<()> {
+    let suite: Suite = args.cipher.parse()?;
+    let key = parse_hex("key (-K)", &args.key)?;
+    let params = suite
+        .params()
+        .padding(suite.mode.whole_blocks() && !args.nopad)
+        .interleave(args.interleave);
+    params.validate()?;
+    let iv = match &args.iv {
+        Some(s) if !suite.mode.takes_iv() => {
+            parse_hex("IV (--iv)", s)?;
+            eprintln!("warning: iv not used by this cipher");
+            Zeroizing::new(Vec::new())
+        }
+        Some(s) => parse_hex("IV (--iv)", s)?,
+        None => Zeroizing::new(Vec::new()),
+    };
+    let cipher = Cipher::with_backend(suite.cipher, &key, args.backend.as_deref())?;
+    let mut crypter = params.crypter(&cipher, direction, &iv)?;
+
+    let mut input: Box<dyn Read> = match &args.input {
+        Some(p) => {
+            Box::new(File::open(p).with_context(|| format!("cannot read '{}'", p.display()))?)
+        }
+        None => Box::new(io::stdin().lock()),
+    };
+    let in_name = args
+        .input
+        .as_ref()
+        .map_or("standard input".to_string(), |p| {
+            format!("'{}'", p.display())
+        });
+    let mut out = Output::open(args.output.as_deref())?;
+    let mut buf = Zeroizing::new(vec![0u8; CHUNK]);
+    let mut result = Zeroizing::new(Vec::with_capacity(CHUNK + 64));
+    loop {
+        let n = match input.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e).with_context(|| format!("cannot read {in_name}")),
+        };
+        result.clear();
+        crypter.update(&buf[..n], &mut result);
+        out.write(&result)?;
+    }
+    result.clear();
+    crypter.finish(&mut result)?;
+    out.write(&result)?;
+    out.commit()
+}

@@ -1,0 +1,66 @@
+//! `bitweave list`: ciphers, modes and backends (with what this CPU can run).
+
+use anyhow::Result;
+use bitweave::engine::registry;
+use bitweave::{CipherKind, Mode, Suite};
+
+pub fn run() -> Result<()> {
+    println!("Ciphers (use as -c <cipher>-<mode>):");
+    for kind in CipherKind::ALL {
+        println!(
+            "  {:<9} key {:>2} bytes, block {:>2} bytes",
+            kind.name(),
+            kind.key_len(),
+            kind.block_size()
+        );
+    }
+    let modes: Vec<&str> = Mode::ALL.iter().map(|m| m.name()).collect();
+    println!(
+        "Modes: {} (interleave N>1: cbc, cfb, ofb)",
+        modes.join(", ")
+    );
+    println!("Aliases: des = des-cbc, des3 = des-ede3-cbc, des-ede/des-ede3 = ECB, seed = seed-cbc, aes128/192/256 = CBC");
+    println!(
+        "Suites: {}",
+        Suite::all()
+            .iter()
+            .map(|s| s.to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
+    println!();
+    println!("Backends:");
+    println!(
+        "  {:<9} {:<10} {:>5} {:>8} {:>13}  needs",
+        "cipher", "backend", "width", "priority", "constant-time"
+    );
+    for b in registry::all() {
+        let status = if b.available() {
+            ""
+        } else {
+            "  (not on this CPU)"
+        };
+        let needs = if b.features.is_empty() {
+            "-".to_string()
+        } else {
+            b.features.join("+")
+        };
+        println!(
+            "  {:<9} {:<10} {:>5} {:>8} {:>13}  {needs}{status}",
+            b.cipher.name(),
+            b.name,
+            b.width,
+            b.priority,
+            if b.constant_time { "yes" } else { "no" },
+        );
+    }
+    println!();
+    print!("Default backend per cipher:");
+    for kind in CipherKind::ALL {
+        if let Ok(b) = registry::select(kind, None) {
+            print!(" {}={}", kind.name(), b.name);
+        }
+    }
+    println!();
+    Ok(())
+}
