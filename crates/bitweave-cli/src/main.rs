@@ -10,6 +10,7 @@ mod crypt;
 mod list;
 mod openssl_peer;
 mod output;
+mod sim;
 
 #[derive(Parser)]
 #[command(
@@ -32,6 +33,8 @@ enum Command {
     List,
     /// Measure throughput and cycles/byte, with OpenSSL measured in the same run.
     Bench(bench::BenchArgs),
+    /// Run an architecture model of a paper's hardware (`bitweave sim list`).
+    Sim(sim::SimArgs),
 }
 
 fn main() -> ExitCode {
@@ -41,6 +44,7 @@ fn main() -> ExitCode {
         Command::Dec(args) => crypt::run(args, bitweave::Direction::Decrypt),
         Command::List => list::run(),
         Command::Bench(args) => bench::run(args),
+        Command::Sim(args) => sim::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -15,6 +15,7 @@
 //! # let _ = Direction::Encrypt;
 //! ```
 
+pub mod aead;
 pub mod cipher;
 pub mod engine;
 pub mod error;

@@ -166,7 +166,8 @@ impl ModeParams {
     /// IV length in bytes for a cipher with `block` byte blocks: 0 for ECB, N blocks else.
     pub fn iv_len(&self, block: usize) -> usize {
         if self.mode.takes_iv() {
-            self.interleave * block
+            // Saturating: an absurd N gives an IV-length error, never an overflow.
+            self.interleave.saturating_mul(block)
         } else {
             0
         }
