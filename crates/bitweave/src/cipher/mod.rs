@@ -37,6 +37,60 @@ pub trait BlockCipher: Send + Sync {
     fn encrypt_blocks(&self, blocks: &mut [u8]);
     /// Decrypts every block of `blocks` in place.
     fn decrypt_blocks(&self, blocks: &mut [u8]);
+
+    /// Runs N independent serial chains (N = `state.len() / block_size`, the chains'
+    /// feedback blocks side by side) over `data`, which is whole rows of N blocks laid
+    /// out block-interleaved (stream k owns blocks k, k+N, ...). Each chain is
+    /// `feedback`'s recurrence. This is the one place a backend sees a chain: the default
+    /// hands each row to [`encrypt_blocks`](Self::encrypt_blocks) as one batch of N; a
+    /// backend may override it to keep short chains in registers, where the cipher's
+    /// latency rather than its throughput is the limit.
+    fn encrypt_chains(&self, feedback: Feedback, state: &mut [u8], data: &mut [u8]) {
+        chains_by_rows(self, feedback, state, data)
+    }
+}
+
+/// The portable chain loop: each row of N blocks is one batch for `encrypt_blocks`.
+pub fn chains_by_rows<C: BlockCipher + ?Sized>(
+    c: &C,
+    feedback: Feedback,
+    state: &mut [u8],
+    data: &mut [u8],
+) {
+    let row = state.len();
+    assert!(row > 0 && data.len().is_multiple_of(row), "whole rows only");
+    for r in data.chunks_exact_mut(row) {
+        match feedback {
+            Feedback::Cbc => {
+                xor(r, state);
+                c.encrypt_blocks(r);
+                state.copy_from_slice(r);
+            }
+            Feedback::Cfb => {
+                c.encrypt_blocks(state);
+                xor(r, state);
+                state.copy_from_slice(r);
+            }
+            Feedback::Ofb => {
+                c.encrypt_blocks(state);
+                xor(r, state);
+            }
+        }
+    }
+}
+
+/// The recurrence of a serial chain, with S the chain's feedback block:
+/// CBC encryption S ← E(S ⊕ P), C = S; CFB encryption S ← P ⊕ E(S), C = S;
+/// OFB S ← E(S), C = P ⊕ S.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Feedback {
+    Cbc,
+    Cfb,
+    Ofb,
+}
+
+fn xor(dst: &mut [u8], src: &[u8]) {
+    dst.iter_mut().zip(src).for_each(|(d, s)| *d ^= s);
 }
 
 /// The block ciphers bitweave implements, named as OpenSSL names them.
@@ -187,5 +241,8 @@ impl BlockCipher for Cipher {
     }
     fn decrypt_blocks(&self, blocks: &mut [u8]) {
         self.backend.decrypt_blocks(blocks)
+    }
+    fn encrypt_chains(&self, feedback: Feedback, state: &mut [u8], data: &mut [u8]) {
+        self.backend.encrypt_chains(feedback, state, data)
     }
 }

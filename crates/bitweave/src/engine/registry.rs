@@ -11,6 +11,11 @@ use crate::error::{Error, Result};
 /// Environment variable that overrides the default backend choice.
 pub const BACKEND_ENV: &str = "BITWEAVE_BACKEND";
 
+/// Keys a backend.
+type Build = fn(&[u8]) -> Box<dyn BlockCipher>;
+/// Tells whether this CPU can run a backend.
+type Probe = fn() -> bool;
+
 /// One registered backend of one cipher.
 pub struct BackendInfo {
     /// The cipher it implements.
@@ -25,8 +30,8 @@ pub struct BackendInfo {
     pub width: usize,
     /// Whether it runs without secret-dependent branches or memory indices.
     pub constant_time: bool,
-    available: fn() -> bool,
-    build: fn(&[u8]) -> Box<dyn BlockCipher>,
+    available: Probe,
+    build: Build,
 }
 
 impl BackendInfo {
@@ -45,7 +50,7 @@ fn always() -> bool {
     true
 }
 
-fn soft(cipher: CipherKind, build: fn(&[u8]) -> Box<dyn BlockCipher>) -> BackendInfo {
+fn soft(cipher: CipherKind, build: Build) -> BackendInfo {
     BackendInfo {
         cipher,
         name: "soft",
@@ -60,9 +65,9 @@ fn soft(cipher: CipherKind, build: fn(&[u8]) -> Box<dyn BlockCipher>) -> Backend
 
 /// Every backend of every cipher, whether or not this CPU can run it.
 pub fn all() -> Vec<BackendInfo> {
-    let aes_soft: fn(&[u8]) -> Box<dyn BlockCipher> = |k| Box::new(aes::soft::AesSoft::new(k));
-    let des_soft: fn(&[u8]) -> Box<dyn BlockCipher> = |k| Box::new(des::soft::DesSoft::new(k));
-    let seed_soft: fn(&[u8]) -> Box<dyn BlockCipher> = |k| Box::new(seed::soft::SeedSoft::new(k));
+    let aes_soft: Build = |k| Box::new(aes::soft::AesSoft::new(k));
+    let des_soft: Build = |k| Box::new(des::soft::DesSoft::new(k));
+    let seed_soft: Build = |k| Box::new(seed::soft::SeedSoft::new(k));
     let mut v = Vec::new();
     for kind in CipherKind::ALL {
         let build = match kind {
@@ -72,7 +77,48 @@ pub fn all() -> Vec<BackendInfo> {
         };
         v.push(soft(kind, build));
     }
+    #[cfg(target_arch = "x86_64")]
+    x86_aes(&mut v);
     v
+}
+
+/// The AES-NI / VAES backends for the three AES key sizes.
+#[cfg(target_arch = "x86_64")]
+fn x86_aes(v: &mut Vec<BackendInfo>) {
+    use aes::x86::{AesX86, Level};
+    fn build<const L: u8>(key: &[u8]) -> Box<dyn BlockCipher> {
+        let level = [Level::AesNi, Level::Vaes256, Level::Vaes512][L as usize];
+        Box::new(AesX86::new(key, level).expect("registry checked availability"))
+    }
+    let levels: [(Level, u32, Probe, Build); 3] = [
+        (Level::AesNi, 50, || Level::AesNi.available(), build::<0>),
+        (
+            Level::Vaes256,
+            60,
+            || Level::Vaes256.available(),
+            build::<1>,
+        ),
+        (
+            Level::Vaes512,
+            70,
+            || Level::Vaes512.available(),
+            build::<2>,
+        ),
+    ];
+    for kind in [CipherKind::Aes128, CipherKind::Aes192, CipherKind::Aes256] {
+        for (level, priority, available, build) in levels {
+            v.push(BackendInfo {
+                cipher: kind,
+                name: level.name(),
+                features: level.features(),
+                priority,
+                width: level.width(),
+                constant_time: true,
+                available,
+                build,
+            });
+        }
+    }
 }
 
 /// Every backend name known to the registry, in listing order, without repeats.

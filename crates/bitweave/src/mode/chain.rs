@@ -11,7 +11,7 @@
 //! same result.
 
 use super::xor_in_place;
-use crate::cipher::BlockCipher;
+use crate::cipher::{BlockCipher, Feedback};
 
 /// Rows per batch for the parallel directions (CBC and CFB decryption).
 const ROWS_PER_SLAB: usize = 64;
@@ -44,12 +44,29 @@ impl Chain {
         self.row.len()
     }
 
-    /// CBC encryption: C_i = E(P_i ⊕ C_{i-N}), one row per backend call.
+    /// CBC encryption: C_i = E(P_i ⊕ C_{i-N}).
     pub(crate) fn cbc_encrypt(&mut self, c: &dyn BlockCipher, data: &mut [u8]) {
-        for r in data.chunks_mut(self.row.len()) {
-            xor_in_place(r, &self.row);
-            c.encrypt_blocks(r);
-            self.row[..r.len()].copy_from_slice(r);
+        self.serial(c, Feedback::Cbc, data);
+    }
+
+    /// Runs the serial recurrence `fb` (CBC/CFB encryption, OFB) over whole rows through
+    /// the backend's chain primitive, then a final short row (fewer than N blocks, the last
+    /// one possibly partial) zero-filled to whole blocks on the running streams' prefix.
+    fn serial(&mut self, c: &dyn BlockCipher, fb: Feedback, data: &mut [u8]) {
+        let row_len = self.row.len();
+        let whole = data.len() / row_len * row_len;
+        let (body, tail) = data.split_at_mut(whole);
+        if !body.is_empty() {
+            c.encrypt_chains(fb, &mut self.row, body);
+        }
+        if !tail.is_empty() {
+            let bs = c.block_size();
+            let used = tail.len().div_ceil(bs) * bs;
+            self.scratch.clear();
+            self.scratch.extend_from_slice(tail);
+            self.scratch.resize(used, 0);
+            c.encrypt_chains(fb, &mut self.row[..used], &mut self.scratch);
+            tail.copy_from_slice(&self.scratch[..tail.len()]);
         }
     }
 
@@ -65,16 +82,8 @@ impl Chain {
     }
 
     /// Full-block CFB encryption: C_i = P_i ⊕ E(C_{i-N}).
-    pub(crate) fn cfb_encrypt(&mut self, c: &dyn BlockCipher, data: &mut [u8], bs: usize) {
-        let row_len = self.row.len();
-        for r in data.chunks_mut(row_len) {
-            let used = r.len().div_ceil(bs) * bs;
-            self.scratch.clear();
-            self.scratch.extend_from_slice(&self.row[..used]);
-            c.encrypt_blocks(&mut self.scratch);
-            xor_in_place(r, &self.scratch);
-            self.row[..r.len()].copy_from_slice(r);
-        }
+    pub(crate) fn cfb_encrypt(&mut self, c: &dyn BlockCipher, data: &mut [u8]) {
+        self.serial(c, Feedback::Cfb, data);
     }
 
     /// Full-block CFB decryption: P_i = C_i ⊕ E(C_{i-N}), parallel like CBC decryption.
@@ -89,13 +98,8 @@ impl Chain {
     }
 
     /// OFB (both directions): O_i = E(O_{i-N}), C_i = P_i ⊕ O_i.
-    pub(crate) fn ofb(&mut self, c: &dyn BlockCipher, data: &mut [u8], bs: usize) {
-        let row_len = self.row.len();
-        for r in data.chunks_mut(row_len) {
-            let used = r.len().div_ceil(bs) * bs;
-            c.encrypt_blocks(&mut self.row[..used]);
-            xor_in_place(r, &self.row);
-        }
+    pub(crate) fn ofb(&mut self, c: &dyn BlockCipher, data: &mut [u8]) {
+        self.serial(c, Feedback::Ofb, data);
     }
 
     /// Fills `scratch` with the `len` bytes of ciphertext one row behind slab `s`

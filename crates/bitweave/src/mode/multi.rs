@@ -121,8 +121,8 @@ fn block_streams(
         }
         match (mode, dir) {
             (Mode::Cbc, _) => chain.cbc_encrypt(c, &mut row),
-            (Mode::Cfb, _) => chain.cfb_encrypt(c, &mut row, bs),
-            _ => chain.ofb(c, &mut row, bs),
+            (Mode::Cfb, _) => chain.cfb_encrypt(c, &mut row),
+            _ => chain.ofb(c, &mut row),
         }
         for (t, &k) in order[..running].iter().enumerate() {
             let end = bufs[k].len().min((j + 1) * bs);

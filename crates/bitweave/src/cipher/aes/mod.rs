@@ -8,6 +8,8 @@
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 pub mod soft;
+#[cfg(target_arch = "x86_64")]
+pub mod x86;
 
 /// Multiplication in GF(2^8) modulo the AES polynomial x^8+x^4+x^3+x+1.
 pub const fn gf_mul(mut a: u8, mut b: u8) -> u8 {
@@ -75,8 +77,15 @@ pub struct KeySchedule {
 }
 
 impl KeySchedule {
-    /// Expands a 16-, 24- or 32-byte key (FIPS-197 §5.2). The caller has checked the length.
+    /// Expands a 16-, 24- or 32-byte key (FIPS-197 §5.2) with the table S-box.
+    /// The caller has checked the length.
     pub fn new(key: &[u8]) -> Self {
+        Self::with_sub_word(key, sub_word)
+    }
+
+    /// Expands a key with the given SubWord, so a backend can run key setup through its
+    /// own constant-time S-box.
+    pub fn with_sub_word(key: &[u8], sub_word: impl Fn(u32) -> u32) -> Self {
         let nk = key.len() / 4;
         assert!(
             matches!(nk, 4 | 6 | 8),

@@ -1,0 +1,337 @@
+//! `aesni`, `vaes256`, `vaes512`: AES on the x86 AES instructions.
+//!
+//! **Constant-time**: the AES instructions run in data-independent time, and key setup
+//! computes SubWord with `AESENCLAST` (no table), so nothing secret reaches a branch or an
+//! address.
+//!
+//! Throughput comes from blocks in flight: one `AESENC` has a latency of several cycles
+//! but the CPU starts one or two per cycle, so each backend keeps eight independent
+//! registers busy per round — 8 blocks (`aesni`, 128-bit), 16 (`vaes256`, two blocks per
+//! ymm) or 32 (`vaes512`, four per zmm) — and cascades down for a tail: full-width
+//! groups, then one register at a time, then single blocks on AES-NI.
+//!
+//! Serial chains (`encrypt_chains` with one stream) keep the feedback block in a register
+//! for the whole run, so standard CBC/CFB/OFB encryption pays only the instruction
+//! latency per block; several chains go to the batch path one row at a time.
+#![allow(unsafe_code)]
+
+use core::arch::x86_64::*;
+
+use zeroize::{Zeroize, ZeroizeOnDrop};
+
+use super::KeySchedule;
+use crate::cipher::{chains_by_rows, BlockCipher, Feedback};
+
+/// Which instruction set a keyed [`AesX86`] runs on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Level {
+    /// 128-bit AES-NI, 8 blocks in flight.
+    AesNi,
+    /// VAES on 256-bit registers, 16 blocks in flight.
+    Vaes256,
+    /// VAES on 512-bit registers (AVX-512F), 32 blocks in flight.
+    Vaes512,
+}
+
+impl Level {
+    /// Whether this CPU can run the level.
+    pub fn available(self) -> bool {
+        let aesni = is_x86_feature_detected!("aes") && is_x86_feature_detected!("sse2");
+        match self {
+            Level::AesNi => aesni,
+            Level::Vaes256 => {
+                aesni && is_x86_feature_detected!("vaes") && is_x86_feature_detected!("avx2")
+            }
+            Level::Vaes512 => {
+                aesni && is_x86_feature_detected!("vaes") && is_x86_feature_detected!("avx512f")
+            }
+        }
+    }
+
+    /// The registry name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::AesNi => "aesni",
+            Level::Vaes256 => "vaes256",
+            Level::Vaes512 => "vaes512",
+        }
+    }
+
+    /// The CPU features it needs.
+    pub fn features(self) -> &'static [&'static str] {
+        match self {
+            Level::AesNi => &["aes", "sse2"],
+            Level::Vaes256 => &["aes", "vaes", "avx2"],
+            Level::Vaes512 => &["aes", "vaes", "avx512f"],
+        }
+    }
+
+    /// Blocks in flight.
+    pub fn width(self) -> usize {
+        match self {
+            Level::AesNi => 8,
+            Level::Vaes256 => 16,
+            Level::Vaes512 => 32,
+        }
+    }
+}
+
+/// Round keys as bytes (loaded into registers per call), wiped on drop.
+#[derive(Clone, Zeroize, ZeroizeOnDrop)]
+struct RoundKeys([[u8; 16]; 15]);
+
+/// AES on the x86 AES instructions at a given [`Level`].
+#[derive(Clone, Zeroize, ZeroizeOnDrop)]
+pub struct AesX86 {
+    enc: RoundKeys,
+    /// Equivalent-inverse-cipher keys (FIPS-197 §5.3.5): reversed, InvMixColumns applied
+    /// to the middle ones, as `AESDEC` expects.
+    dec: RoundKeys,
+    rounds: usize,
+    #[zeroize(skip)]
+    level: Level,
+}
+
+impl AesX86 {
+    /// Keys the backend, or `None` when this CPU lacks `level`.
+    pub fn new(key: &[u8], level: Level) -> Option<Self> {
+        if !level.available() {
+            return None;
+        }
+        // SAFETY: `level.available()` checked AES-NI and SSE2 above.
+        Some(unsafe { Self::expand(key, level) })
+    }
+
+    #[target_feature(enable = "aes,sse2")]
+    unsafe fn expand(key: &[u8], level: Level) -> Self {
+        let ks = KeySchedule::with_sub_word(key, |w| sub_word_aesni(w));
+        let rounds = ks.rounds();
+        let mut enc = RoundKeys([[0; 16]; 15]);
+        let mut dec = RoundKeys([[0; 16]; 15]);
+        for r in 0..=rounds {
+            enc.0[r] = ks.round_key_bytes(r);
+        }
+        for r in 0..=rounds {
+            let k = _mm_loadu_si128(enc.0[rounds - r].as_ptr().cast());
+            let k = if r == 0 || r == rounds {
+                k
+            } else {
+                _mm_aesimc_si128(k)
+            };
+            _mm_storeu_si128(dec.0[r].as_mut_ptr().cast(), k);
+        }
+        AesX86 {
+            enc,
+            dec,
+            rounds,
+            level,
+        }
+    }
+
+    fn crypt(&self, blocks: &mut [u8], decrypt: bool) {
+        assert!(blocks.len().is_multiple_of(16), "whole blocks only");
+        let keys = if decrypt { &self.dec } else { &self.enc };
+        // SAFETY: an AesX86 exists only for a level `Level::available()` confirmed.
+        unsafe {
+            match (self.level, decrypt) {
+                (Level::AesNi, false) => crypt_aesni::<false>(keys, self.rounds, blocks),
+                (Level::AesNi, true) => crypt_aesni::<true>(keys, self.rounds, blocks),
+                (Level::Vaes256, false) => crypt_vaes256::<false>(keys, self.rounds, blocks),
+                (Level::Vaes256, true) => crypt_vaes256::<true>(keys, self.rounds, blocks),
+                (Level::Vaes512, false) => crypt_vaes512::<false>(keys, self.rounds, blocks),
+                (Level::Vaes512, true) => crypt_vaes512::<true>(keys, self.rounds, blocks),
+            }
+        }
+    }
+}
+
+/// SubWord through `AESENCLAST` with a zero key: with the word in all four columns,
+/// ShiftRows moves nothing that matters and SubBytes is the S-box, in constant time.
+#[target_feature(enable = "aes,sse2")]
+fn sub_word_aesni(w: u32) -> u32 {
+    let x = _mm_set1_epi32(w.swap_bytes() as i32);
+    let y = _mm_aesenclast_si128(x, _mm_setzero_si128());
+    (_mm_cvtsi128_si32(y) as u32).swap_bytes()
+}
+
+#[target_feature(enable = "aes,sse2")]
+fn load_keys_128(k: &RoundKeys, rounds: usize) -> [__m128i; 15] {
+    let mut out = [_mm_setzero_si128(); 15];
+    for (o, b) in out.iter_mut().zip(&k.0[..=rounds]) {
+        // SAFETY: `b` is 16 readable bytes; loadu has no alignment requirement.
+        *o = unsafe { _mm_loadu_si128(b.as_ptr().cast()) };
+    }
+    out
+}
+
+/// One block through all rounds.
+#[target_feature(enable = "aes,sse2")]
+fn block_aesni<const DEC: bool>(k: &[__m128i; 15], rounds: usize, mut s: __m128i) -> __m128i {
+    s = _mm_xor_si128(s, k[0]);
+    for kr in &k[1..rounds] {
+        s = if DEC {
+            _mm_aesdec_si128(s, *kr)
+        } else {
+            _mm_aesenc_si128(s, *kr)
+        };
+    }
+    if DEC {
+        _mm_aesdeclast_si128(s, k[rounds])
+    } else {
+        _mm_aesenclast_si128(s, k[rounds])
+    }
+}
+
+/// Defines a batch function: groups of eight registers of `$lanes` blocks each, then one
+/// register at a time, then single blocks on AES-NI.
+macro_rules! batch_fn {
+    ($name:ident, $features:literal, $vec:ty, $lanes:literal,
+     $load:ident, $store:ident, $bcast:expr, $xor:ident, $enc:ident, $enclast:ident, $dec:ident, $declast:ident) => {
+        #[target_feature(enable = $features)]
+        unsafe fn $name<const DEC: bool>(keys: &RoundKeys, rounds: usize, blocks: &mut [u8]) {
+            const REG: usize = 16 * $lanes;
+            let k128 = load_keys_128(keys, rounds);
+            let k: [$vec; 15] = k128.map($bcast);
+            let round = |s: $vec, kr: $vec| if DEC { $dec(s, kr) } else { $enc(s, kr) };
+            let last = |s: $vec, kr: $vec| {
+                if DEC {
+                    $declast(s, kr)
+                } else {
+                    $enclast(s, kr)
+                }
+            };
+            let mut groups = blocks.chunks_exact_mut(8 * REG);
+            for g in &mut groups {
+                let p = g.as_mut_ptr();
+                let mut s: [$vec; 8] = core::array::from_fn(|i| {
+                    // SAFETY: the group holds 8 registers' worth of bytes.
+                    $xor(unsafe { $load(p.add(i * REG).cast()) }, k[0])
+                });
+                for kr in &k[1..rounds] {
+                    s = s.map(|x| round(x, *kr));
+                }
+                for (i, x) in s.iter().enumerate() {
+                    // SAFETY: as above.
+                    unsafe { $store(p.add(i * REG).cast(), last(*x, k[rounds])) };
+                }
+            }
+            let rest = groups.into_remainder();
+            let mut regs = rest.chunks_exact_mut(REG);
+            for r in &mut regs {
+                let p = r.as_mut_ptr();
+                let mut x = $xor($load(p.cast()), k[0]);
+                for kr in &k[1..rounds] {
+                    x = round(x, *kr);
+                }
+                $store(p.cast(), last(x, k[rounds]));
+            }
+            for b in regs.into_remainder().chunks_exact_mut(16) {
+                let x = _mm_loadu_si128(b.as_ptr().cast());
+                _mm_storeu_si128(b.as_mut_ptr().cast(), block_aesni::<DEC>(&k128, rounds, x));
+            }
+        }
+    };
+}
+
+batch_fn!(
+    crypt_aesni,
+    "aes,sse2",
+    __m128i,
+    1,
+    _mm_loadu_si128,
+    _mm_storeu_si128,
+    |x| x,
+    _mm_xor_si128,
+    _mm_aesenc_si128,
+    _mm_aesenclast_si128,
+    _mm_aesdec_si128,
+    _mm_aesdeclast_si128
+);
+batch_fn!(
+    crypt_vaes256,
+    "aes,sse2,avx2,vaes",
+    __m256i,
+    2,
+    _mm256_loadu_si256,
+    _mm256_storeu_si256,
+    |x| _mm256_broadcastsi128_si256(x),
+    _mm256_xor_si256,
+    _mm256_aesenc_epi128,
+    _mm256_aesenclast_epi128,
+    _mm256_aesdec_epi128,
+    _mm256_aesdeclast_epi128
+);
+batch_fn!(
+    crypt_vaes512,
+    "aes,sse2,avx512f,vaes",
+    __m512i,
+    4,
+    _mm512_loadu_si512,
+    _mm512_storeu_si512,
+    |x| _mm512_broadcast_i32x4(x),
+    _mm512_xor_si512,
+    _mm512_aesenc_epi128,
+    _mm512_aesenclast_epi128,
+    _mm512_aesdec_epi128,
+    _mm512_aesdeclast_epi128
+);
+
+/// One serial chain with its feedback block held in a register for the whole run.
+#[target_feature(enable = "aes,sse2")]
+unsafe fn single_chain(
+    keys: &RoundKeys,
+    rounds: usize,
+    fb: Feedback,
+    state: &mut [u8],
+    data: &mut [u8],
+) {
+    let k = load_keys_128(keys, rounds);
+    let mut s = _mm_loadu_si128(state.as_ptr().cast());
+    for b in data.chunks_exact_mut(16) {
+        let p = _mm_loadu_si128(b.as_ptr().cast());
+        let c = match fb {
+            Feedback::Cbc => {
+                s = block_aesni::<false>(&k, rounds, _mm_xor_si128(s, p));
+                s
+            }
+            Feedback::Cfb => {
+                s = _mm_xor_si128(p, block_aesni::<false>(&k, rounds, s));
+                s
+            }
+            Feedback::Ofb => {
+                s = block_aesni::<false>(&k, rounds, s);
+                _mm_xor_si128(p, s)
+            }
+        };
+        _mm_storeu_si128(b.as_mut_ptr().cast(), c);
+    }
+    _mm_storeu_si128(state.as_mut_ptr().cast(), s);
+}
+
+impl BlockCipher for AesX86 {
+    fn block_size(&self) -> usize {
+        16
+    }
+    fn width(&self) -> usize {
+        self.level.width()
+    }
+    fn backend(&self) -> &'static str {
+        self.level.name()
+    }
+    fn encrypt_blocks(&self, blocks: &mut [u8]) {
+        self.crypt(blocks, false)
+    }
+    fn decrypt_blocks(&self, blocks: &mut [u8]) {
+        self.crypt(blocks, true)
+    }
+    fn encrypt_chains(&self, feedback: Feedback, state: &mut [u8], data: &mut [u8]) {
+        if state.len() == 16 {
+            assert!(data.len().is_multiple_of(16), "whole blocks only");
+            // SAFETY: an AesX86 exists only where AES-NI and SSE2 were detected.
+            unsafe { single_chain(&self.enc, self.rounds, feedback, state, data) }
+        } else {
+            // Several chains: each row is one batch of independent blocks.
+            chains_by_rows(self, feedback, state, data)
+        }
+    }
+}
