@@ -6,7 +6,7 @@ use super::xor_in_place;
 use crate::cipher::BlockCipher;
 
 /// Counter blocks per backend call.
-const BLOCKS_PER_BATCH: usize = 64;
+const BLOCKS_PER_BATCH: usize = 256;
 
 /// The next counter block.
 pub(crate) struct Counter {
@@ -36,23 +36,33 @@ impl Counter {
         let bs = self.block.len();
         for chunk in data.chunks_mut(bs * BLOCKS_PER_BATCH) {
             let blocks = chunk.len().div_ceil(bs);
-            self.keystream.clear();
-            for _ in 0..blocks {
-                self.keystream.extend_from_slice(&self.block);
-                increment_be(&mut self.block);
-            }
+            self.keystream.resize(blocks * bs, 0);
+            fill_counters(&mut self.block, &mut self.keystream);
             c.encrypt_blocks(&mut self.keystream);
             xor_in_place(chunk, &self.keystream);
         }
     }
 }
 
-/// Adds one to a big-endian integer, wrapping.
-pub(crate) fn increment_be(block: &mut [u8]) {
-    for b in block.iter_mut().rev() {
-        *b = b.wrapping_add(1);
-        if *b != 0 {
-            break;
+/// Writes consecutive counter blocks starting at `counter` into `out` (whole blocks) and
+/// advances `counter` past them, as one wide integer add per block.
+fn fill_counters(counter: &mut [u8], out: &mut [u8]) {
+    let n = out.len() / counter.len();
+    match counter.len() {
+        16 => {
+            let base = u128::from_be_bytes(counter.try_into().unwrap());
+            for (i, b) in out.chunks_exact_mut(16).enumerate() {
+                b.copy_from_slice(&base.wrapping_add(i as u128).to_be_bytes());
+            }
+            counter.copy_from_slice(&base.wrapping_add(n as u128).to_be_bytes());
         }
+        8 => {
+            let base = u64::from_be_bytes(counter.try_into().unwrap());
+            for (i, b) in out.chunks_exact_mut(8).enumerate() {
+                b.copy_from_slice(&base.wrapping_add(i as u64).to_be_bytes());
+            }
+            counter.copy_from_slice(&base.wrapping_add(n as u64).to_be_bytes());
+        }
+        other => unreachable!("block sizes are 8 or 16, not {other}"),
     }
 }

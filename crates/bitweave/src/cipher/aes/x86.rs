@@ -20,7 +20,7 @@ use core::arch::x86_64::*;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use super::KeySchedule;
-use crate::cipher::{chains_by_rows, BlockCipher, Feedback};
+use crate::cipher::{BlockCipher, Feedback};
 
 /// Which instruction set a keyed [`AesX86`] runs on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -277,6 +277,12 @@ batch_fn!(
 );
 
 /// One serial chain with its feedback block held in a register for the whole run.
+///
+/// The chain's critical path is exactly the AES instructions: whatever the next block
+/// XORs into the chain (the next plaintext and round key 0 for CBC, this plaintext and
+/// key 0 for CFB, key 0 for OFB) is folded into the last round's key, off the path,
+/// because `AESENCLAST(x, k ⊕ v) = AESENCLAST(x, k) ⊕ v`; the output block is recovered
+/// with one more XOR that nothing waits for.
 #[target_feature(enable = "aes,sse2")]
 unsafe fn single_chain(
     keys: &RoundKeys,
@@ -285,28 +291,180 @@ unsafe fn single_chain(
     state: &mut [u8],
     data: &mut [u8],
 ) {
+    let n = data.len() / 16;
+    if n == 0 {
+        return;
+    }
     let k = load_keys_128(keys, rounds);
-    let mut s = _mm_loadu_si128(state.as_ptr().cast());
-    for b in data.chunks_exact_mut(16) {
-        let p = _mm_loadu_si128(b.as_ptr().cast());
-        let c = match fb {
+    let (k0, klast) = (k[0], k[rounds]);
+    let ptr = data.as_mut_ptr();
+    let load = |i: usize| _mm_loadu_si128(ptr.add(16 * i).cast());
+    let s = _mm_loadu_si128(state.as_ptr().cast());
+    // x: the next block's state after AddRoundKey 0.
+    let mut x = match fb {
+        Feedback::Cbc => _mm_xor_si128(_mm_xor_si128(s, load(0)), k0),
+        Feedback::Cfb | Feedback::Ofb => _mm_xor_si128(s, k0),
+    };
+    let mut last_feedback = s;
+    for i in 0..n {
+        for kr in &k[1..rounds] {
+            x = _mm_aesenc_si128(x, *kr);
+        }
+        let carry = match fb {
+            Feedback::Cbc if i + 1 < n => _mm_xor_si128(load(i + 1), k0),
+            Feedback::Cbc => _mm_setzero_si128(),
+            Feedback::Cfb => _mm_xor_si128(load(i), k0),
+            Feedback::Ofb => k0,
+        };
+        let t = _mm_aesenclast_si128(x, _mm_xor_si128(klast, carry));
+        let (out, feedback) = match fb {
             Feedback::Cbc => {
-                s = block_aesni::<false>(&k, rounds, _mm_xor_si128(s, p));
-                s
+                let c = _mm_xor_si128(t, carry);
+                (c, c)
             }
             Feedback::Cfb => {
-                s = _mm_xor_si128(p, block_aesni::<false>(&k, rounds, s));
-                s
+                let c = _mm_xor_si128(t, k0);
+                (c, c)
             }
             Feedback::Ofb => {
-                s = block_aesni::<false>(&k, rounds, s);
-                _mm_xor_si128(p, s)
+                let o = _mm_xor_si128(t, k0);
+                (_mm_xor_si128(o, load(i)), o)
             }
         };
-        _mm_storeu_si128(b.as_mut_ptr().cast(), c);
+        _mm_storeu_si128(ptr.add(16 * i).cast(), out);
+        last_feedback = feedback;
+        x = t;
     }
-    _mm_storeu_si128(state.as_mut_ptr().cast(), s);
+    _mm_storeu_si128(state.as_mut_ptr().cast(), last_feedback);
 }
+
+/// Defines a multi-chain function: N chains (N a multiple of the register's lanes) in
+/// groups of up to eight registers; each group's feedback blocks stay in registers while
+/// it runs down all rows (a group's chains depend only on the same columns of the row
+/// before), so eight independent registers hide the AES latency as in ECB.
+macro_rules! chains_fn {
+    ($name:ident, $features:literal, $vec:ty, $lanes:literal,
+     $load:ident, $store:ident, $bcast:expr, $xor:ident, $enc:ident, $enclast:ident) => {
+        /// Returns false (doing nothing) when N is not a multiple of the lanes.
+        #[target_feature(enable = $features)]
+        unsafe fn $name(
+            keys: &RoundKeys,
+            rounds: usize,
+            fb: Feedback,
+            state: &mut [u8],
+            data: &mut [u8],
+        ) -> bool {
+            const REG: usize = 16 * $lanes;
+            let row_len = state.len();
+            if !row_len.is_multiple_of(REG) {
+                return false;
+            }
+            let k: [$vec; 15] = load_keys_128(keys, rounds).map($bcast);
+            let rows = data.len() / row_len;
+            let regs = row_len / REG;
+            let mut g = 0;
+            while g < regs {
+                let r = (regs - g).min(8);
+                let st = state.as_mut_ptr().add(g * REG);
+                let d = data.as_mut_ptr().add(g * REG);
+                match r {
+                    8 => group::<8>(&k, rounds, fb, st, d, rows, row_len),
+                    7 => group::<7>(&k, rounds, fb, st, d, rows, row_len),
+                    6 => group::<6>(&k, rounds, fb, st, d, rows, row_len),
+                    5 => group::<5>(&k, rounds, fb, st, d, rows, row_len),
+                    4 => group::<4>(&k, rounds, fb, st, d, rows, row_len),
+                    3 => group::<3>(&k, rounds, fb, st, d, rows, row_len),
+                    2 => group::<2>(&k, rounds, fb, st, d, rows, row_len),
+                    _ => group::<1>(&k, rounds, fb, st, d, rows, row_len),
+                }
+                g += r;
+            }
+            return true;
+
+            #[target_feature(enable = $features)]
+            unsafe fn group<const R: usize>(
+                k: &[$vec; 15],
+                rounds: usize,
+                fb: Feedback,
+                st: *mut u8,
+                d: *mut u8,
+                rows: usize,
+                row_len: usize,
+            ) {
+                let mut s: [$vec; R] = core::array::from_fn(|i| $load(st.add(i * REG).cast()));
+                for row in 0..rows {
+                    let p = d.add(row * row_len);
+                    let pin: [$vec; R] = core::array::from_fn(|i| $load(p.add(i * REG).cast()));
+                    let mut x: [$vec; R] = core::array::from_fn(|i| match fb {
+                        Feedback::Cbc => $xor($xor(s[i], pin[i]), k[0]),
+                        Feedback::Cfb | Feedback::Ofb => $xor(s[i], k[0]),
+                    });
+                    for kr in &k[1..rounds] {
+                        x = x.map(|v| $enc(v, *kr));
+                    }
+                    for i in 0..R {
+                        let e = $enclast(x[i], k[rounds]);
+                        let out = match fb {
+                            Feedback::Cbc => {
+                                s[i] = e;
+                                e
+                            }
+                            Feedback::Cfb => {
+                                s[i] = $xor(e, pin[i]);
+                                s[i]
+                            }
+                            Feedback::Ofb => {
+                                s[i] = e;
+                                $xor(e, pin[i])
+                            }
+                        };
+                        $store(p.add(i * REG).cast(), out);
+                    }
+                }
+                for (i, v) in s.iter().enumerate() {
+                    $store(st.add(i * REG).cast(), *v);
+                }
+            }
+        }
+    };
+}
+
+chains_fn!(
+    chains_aesni,
+    "aes,sse2",
+    __m128i,
+    1,
+    _mm_loadu_si128,
+    _mm_storeu_si128,
+    |x| x,
+    _mm_xor_si128,
+    _mm_aesenc_si128,
+    _mm_aesenclast_si128
+);
+chains_fn!(
+    chains_vaes256,
+    "aes,sse2,avx2,vaes",
+    __m256i,
+    2,
+    _mm256_loadu_si256,
+    _mm256_storeu_si256,
+    |x| _mm256_broadcastsi128_si256(x),
+    _mm256_xor_si256,
+    _mm256_aesenc_epi128,
+    _mm256_aesenclast_epi128
+);
+chains_fn!(
+    chains_vaes512,
+    "aes,sse2,avx512f,vaes",
+    __m512i,
+    4,
+    _mm512_loadu_si512,
+    _mm512_storeu_si512,
+    |x| _mm512_broadcast_i32x4(x),
+    _mm512_xor_si512,
+    _mm512_aesenc_epi128,
+    _mm512_aesenclast_epi128
+);
 
 impl BlockCipher for AesX86 {
     fn block_size(&self) -> usize {
@@ -325,13 +483,33 @@ impl BlockCipher for AesX86 {
         self.crypt(blocks, true)
     }
     fn encrypt_chains(&self, feedback: Feedback, state: &mut [u8], data: &mut [u8]) {
-        if state.len() == 16 {
-            assert!(data.len().is_multiple_of(16), "whole blocks only");
-            // SAFETY: an AesX86 exists only where AES-NI and SSE2 were detected.
-            unsafe { single_chain(&self.enc, self.rounds, feedback, state, data) }
-        } else {
-            // Several chains: each row is one batch of independent blocks.
-            chains_by_rows(self, feedback, state, data)
+        assert!(
+            !state.is_empty() && data.len().is_multiple_of(state.len()),
+            "whole rows only"
+        );
+        let (keys, rounds) = (&self.enc, self.rounds);
+        // SAFETY: an AesX86 exists only for a level `Level::available()` confirmed, and
+        // each arm runs only that level's (or a lower level's) instructions.
+        // Register-resident groups at the widest level whose lanes divide N; AES-NI
+        // (one block per register) takes any N.
+        // SAFETY: an AesX86 exists only for a level `Level::available()` confirmed, and
+        // each call runs that level's instructions or a lower level's.
+        unsafe {
+            let done = match self.level {
+                _ if state.len() == 16 => {
+                    single_chain(keys, rounds, feedback, state, data);
+                    true
+                }
+                Level::AesNi => false,
+                Level::Vaes256 => chains_vaes256(keys, rounds, feedback, state, data),
+                Level::Vaes512 => {
+                    chains_vaes512(keys, rounds, feedback, state, data)
+                        || chains_vaes256(keys, rounds, feedback, state, data)
+                }
+            };
+            if !done {
+                chains_aesni(keys, rounds, feedback, state, data);
+            }
         }
     }
 }
