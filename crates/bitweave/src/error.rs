@@ -40,6 +40,26 @@ pub enum Error {
     BackendUnavailable { backend: String, needs: String },
     #[error("multi-stream call has {ivs} IVs for {messages} messages")]
     StreamCount { ivs: usize, messages: usize },
+    #[error("wrong public message number (npub) length for {variant}: expected {expected} bytes, got {got}")]
+    NpubLength {
+        variant: &'static str,
+        expected: usize,
+        got: usize,
+    },
+    #[error("wrong secret message number (nsec) length for {variant}: expected {expected} bytes, got {got}")]
+    NsecLength {
+        variant: &'static str,
+        expected: usize,
+        got: usize,
+    },
+    #[error("ciphertext too short for {variant}: {got} bytes, but the encrypted nsec and tag alone take {min}")]
+    CiphertextTooShort {
+        variant: &'static str,
+        min: usize,
+        got: usize,
+    },
+    #[error("authentication failed: tag mismatch (wrong key, nonce or data, or tampering)")]
+    TagMismatch,
 }
 
 /// Result with the library's [`Error`].

@@ -1,0 +1,334 @@
+//! The multi-buffer scheduler: any number of messages, each split into the blocks the mode
+//! makes independent, packed into batches of `L` lanes for a lane kernel.
+//!
+//! π-Cipher's structure decides what can share a batch. Given the common internal state
+//! (CIS), every AD block is independent, and so is every message block; only four steps per
+//! message are serial: the initial π, the fold of the AD tag into the CIS, the SMN block and
+//! the tag. The scheduler therefore runs phase by phase across *all* messages: the initial π
+//! of every message in lanes, then every AD block of every message, then every fold, every SMN
+//! block, every message block. One long message fills the lanes with its own blocks; many
+//! short messages fill them with each other's. Tails too small for a wide batch run on the
+//! scalar π (DESIGN.md: full batches plus a tail that cascades down).
+#![deny(unsafe_code)]
+// Word-sliced code indexes state word i of lane l; index loops say that most plainly.
+#![allow(clippy::needless_range_loop)]
+
+use zeroize::Zeroize;
+
+use super::lanes::{pi_single, Soa};
+use super::layout::{
+    block_of, block_words, blocks, counter, init_state, inject, rate_bytes, store_words,
+    RATE_WORDS, STATE_WORDS,
+};
+use super::word::Word;
+
+/// One message's inputs. For decryption `smn` is the encrypted SMN and `data` the ciphertext
+/// body (without E(SMN) and tag).
+pub struct Job<'a> {
+    pub key: &'a [u8],
+    pub npub: &'a [u8],
+    pub smn: Option<&'a [u8]>,
+    pub ad: &'a [u8],
+    pub data: &'a [u8],
+}
+
+/// Where one message's results go (`smn` is empty when the job has no SMN).
+pub struct Out<'a> {
+    pub smn: &'a mut [u8],
+    pub data: &'a mut [u8],
+    pub tag: &'a mut [u8],
+}
+
+/// A lane kernel: π on `L` word-sliced states.
+pub type Kernel<W, const L: usize> = fn(&mut Soa<W, L>);
+
+/// Per-message sponge state, wiped on drop.
+struct Sponge<W: Word> {
+    cis: [W; STATE_WORDS],
+    ctr0: u64,
+    tag: [W; 8],
+}
+
+impl<W: Word> Drop for Sponge<W> {
+    fn drop(&mut self) {
+        self.cis.zeroize();
+        self.ctr0.zeroize();
+        self.tag.zeroize();
+    }
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Phase {
+    Ad,
+    Smn,
+    Msg,
+}
+
+/// One lane's work: a triplex step of message `m`, block `b` of `phase`, with counter `ctr`.
+#[derive(Clone, Copy)]
+struct Lane {
+    m: usize,
+    b: usize,
+    ctr: u64,
+    phase: Phase,
+}
+
+struct Scheduler<'j, 'o, 'a, 'b, W: Word, const L: usize> {
+    kernel: Kernel<W, L>,
+    /// Batches smaller than this run lane by lane on the scalar π.
+    min_wide: usize,
+    decrypt: bool,
+    jobs: &'j [Job<'a>],
+    outs: &'o mut [Out<'b>],
+    sponges: Vec<Sponge<W>>,
+    soa: Box<Soa<W, L>>,
+    pending: Vec<Lane>,
+}
+
+/// Runs every job: encryption (`decrypt == false`) or decryption. Tags are written, not
+/// checked; the caller compares them.
+pub fn run<W: Word, const L: usize>(
+    kernel: Kernel<W, L>,
+    decrypt: bool,
+    jobs: &[Job<'_>],
+    outs: &mut [Out<'_>],
+) {
+    assert_eq!(jobs.len(), outs.len());
+    let mut s = Scheduler {
+        kernel,
+        min_wide: (L / 4).max(2),
+        decrypt,
+        jobs,
+        outs,
+        sponges: Vec::with_capacity(jobs.len()),
+        soa: Box::new([[W::default(); L]; STATE_WORDS]),
+        pending: Vec::with_capacity(L),
+    };
+    s.run();
+}
+
+impl<W: Word, const L: usize> Scheduler<'_, '_, '_, '_, W, L> {
+    fn run(&mut self) {
+        // 1. Initial π of every message.
+        let mut states: Vec<[W; STATE_WORDS]> = self
+            .jobs
+            .iter()
+            .map(|j| init_state::<W>(j.key, j.npub))
+            .collect();
+        self.permute_all(&mut states);
+        for st in &states {
+            self.sponges.push(Sponge {
+                cis: *st,
+                ctr0: counter(st),
+                tag: [W::default(); 8],
+            });
+        }
+        // 2. Every AD block of every message.
+        for m in 0..self.jobs.len() {
+            for b in 0..blocks::<W>(self.jobs[m].ad.len()) {
+                let ctr = self.sponges[m].ctr0.wrapping_add(1 + b as u64);
+                self.push(Lane {
+                    m,
+                    b,
+                    ctr,
+                    phase: Phase::Ad,
+                });
+            }
+        }
+        self.flush();
+        // 3. Fold the AD tag into each CIS.
+        for (st, sp) in states.iter_mut().zip(&self.sponges) {
+            *st = sp.cis;
+            for (k, &i) in RATE_WORDS.iter().enumerate() {
+                st[i] = st[i].xor(sp.tag[k]);
+            }
+        }
+        self.permute_all(&mut states);
+        for (st, sp) in states.iter().zip(&mut self.sponges) {
+            sp.cis = *st;
+        }
+        states.zeroize();
+        // 4. The SMN blocks; each result becomes its message's CIS.
+        for m in 0..self.jobs.len() {
+            if self.jobs[m].smn.is_some() {
+                let nad = blocks::<W>(self.jobs[m].ad.len()) as u64;
+                let ctr = self.sponges[m].ctr0.wrapping_add(1 + nad);
+                self.push(Lane {
+                    m,
+                    b: 0,
+                    ctr,
+                    phase: Phase::Smn,
+                });
+            }
+        }
+        self.flush();
+        // 5. Every message block of every message.
+        for m in 0..self.jobs.len() {
+            let j = &self.jobs[m];
+            let first = 1 + blocks::<W>(j.ad.len()) as u64 + j.smn.is_some() as u64;
+            for b in 0..blocks::<W>(j.data.len()) {
+                let ctr = self.sponges[m].ctr0.wrapping_add(first + b as u64);
+                self.push(Lane {
+                    m,
+                    b,
+                    ctr,
+                    phase: Phase::Msg,
+                });
+            }
+        }
+        self.flush();
+        // 6. Tags.
+        for (sp, out) in self.sponges.iter().zip(self.outs.iter_mut()) {
+            store_words(&sp.tag, out.tag);
+        }
+    }
+
+    /// π on each state, in lane batches.
+    fn permute_all(&mut self, states: &mut [[W; STATE_WORDS]]) {
+        for chunk in states.chunks_mut(L) {
+            if chunk.len() < self.min_wide {
+                chunk.iter_mut().for_each(pi_single);
+                continue;
+            }
+            for (l, st) in chunk.iter().enumerate() {
+                for i in 0..STATE_WORDS {
+                    self.soa[i][l] = st[i];
+                }
+            }
+            (self.kernel)(&mut self.soa);
+            for (l, st) in chunk.iter_mut().enumerate() {
+                for i in 0..STATE_WORDS {
+                    st[i] = self.soa[i][l];
+                }
+            }
+        }
+    }
+
+    fn push(&mut self, lane: Lane) {
+        self.pending.push(lane);
+        if self.pending.len() == L {
+            self.flush();
+        }
+    }
+
+    /// Runs the pending triplex steps: wide when there are enough, else one by one.
+    fn flush(&mut self) {
+        let lanes = core::mem::take(&mut self.pending);
+        if lanes.len() >= self.min_wide {
+            self.wide(&lanes);
+        } else {
+            for lane in &lanes {
+                self.scalar(lane);
+            }
+        }
+        self.pending = lanes;
+        self.pending.clear();
+    }
+
+    fn wide(&mut self, lanes: &[Lane]) {
+        for (l, lane) in lanes.iter().enumerate() {
+            let mut st = self.sponges[lane.m].cis;
+            inject(&mut st, lane.ctr);
+            for i in 0..STATE_WORDS {
+                self.soa[i][l] = st[i];
+            }
+            st.zeroize();
+        }
+        (self.kernel)(&mut self.soa);
+        for (l, lane) in lanes.iter().enumerate() {
+            let mut r: [W; 8] = RATE_WORDS.map(|i| self.soa[i][l]);
+            self.absorb(lane, &mut r);
+            for (k, &i) in RATE_WORDS.iter().enumerate() {
+                self.soa[i][l] = r[k];
+            }
+            r.zeroize();
+        }
+        (self.kernel)(&mut self.soa);
+        for (l, lane) in lanes.iter().enumerate() {
+            let sp = &mut self.sponges[lane.m];
+            for (k, &i) in RATE_WORDS.iter().enumerate() {
+                sp.tag[k] = sp.tag[k].add(self.soa[i][l]);
+            }
+            if lane.phase == Phase::Smn {
+                for i in 0..STATE_WORDS {
+                    sp.cis[i] = self.soa[i][l];
+                }
+            }
+        }
+    }
+
+    fn scalar(&mut self, lane: &Lane) {
+        let mut st = self.sponges[lane.m].cis;
+        inject(&mut st, lane.ctr);
+        pi_single(&mut st);
+        let mut r: [W; 8] = RATE_WORDS.map(|i| st[i]);
+        self.absorb(lane, &mut r);
+        for (k, &i) in RATE_WORDS.iter().enumerate() {
+            st[i] = r[k];
+        }
+        r.zeroize();
+        pi_single(&mut st);
+        let sp = &mut self.sponges[lane.m];
+        for (k, &i) in RATE_WORDS.iter().enumerate() {
+            sp.tag[k] = sp.tag[k].add(st[i]);
+        }
+        if lane.phase == Phase::Smn {
+            sp.cis = st;
+        }
+        st.zeroize();
+    }
+
+    /// The data half of a triplex step on the rate `r` (keystream on entry): writes the
+    /// output bytes (keystream ^ data) and leaves in `r` what goes into the second π — the
+    /// padded data XORed in when absorbing, the ciphertext bytes (and keystream ^ padding
+    /// beyond them) when decrypting, exactly as the encryptor had it.
+    fn absorb(&mut self, lane: &Lane, r: &mut [W; 8]) {
+        let jobs = self.jobs;
+        let job = &jobs[lane.m];
+        let rb = rate_bytes::<W>();
+        let decrypt = self.decrypt && lane.phase != Phase::Ad;
+        let (data, mut out): (&[u8], Option<&mut [u8]>) = match lane.phase {
+            Phase::Ad => (block_of::<W>(job.ad, lane.b), None),
+            Phase::Smn => (job.smn.unwrap_or(&[]), Some(&mut *self.outs[lane.m].smn)),
+            Phase::Msg => {
+                let d = block_of::<W>(job.data, lane.b);
+                let start = lane.b * rb;
+                (d, Some(&mut self.outs[lane.m].data[start..start + d.len()]))
+            }
+        };
+        if data.len() == rb {
+            // A full block: no padding, word by word.
+            for (k, rk) in r.iter_mut().enumerate() {
+                let d = W::load_le(&data[k * W::BYTES..]);
+                let v = rk.xor(d);
+                if let Some(o) = out.as_deref_mut() {
+                    v.store_le(&mut o[k * W::BYTES..]);
+                }
+                *rk = if decrypt { d } else { v };
+            }
+            return;
+        }
+        // The final, padded block (possibly empty).
+        let pad = block_words::<W>(data);
+        let v: [W; 8] = core::array::from_fn(|k| r[k].xor(pad[k]));
+        match out {
+            Some(o) if decrypt => {
+                store_words(&v, o);
+                let p = block_words::<W>(o);
+                *r = core::array::from_fn(|k| r[k].xor(p[k]));
+            }
+            Some(o) => {
+                store_words(&v, o);
+                *r = v;
+            }
+            None => *r = v,
+        }
+    }
+}
+
+impl<W: Word, const L: usize> Drop for Scheduler<'_, '_, '_, '_, W, L> {
+    fn drop(&mut self) {
+        let soa: &mut Soa<W, L> = &mut self.soa;
+        soa.zeroize();
+    }
+}

@@ -1,0 +1,39 @@
+//! π-Cipher v2, generic over the word size. `word` holds the per-size constants, `layout`
+//! the byte/state conventions, `reference` the plain implementation, `lanes` the
+//! word-sliced π, `engine` the multi-buffer scheduler and `x86` the SIMD builds of the lane
+//! kernel.
+#![deny(unsafe_code)]
+
+pub mod engine;
+pub mod lanes;
+pub mod layout;
+pub mod reference;
+pub mod word;
+#[cfg(target_arch = "x86_64")]
+pub mod x86;
+
+use zeroize::{Zeroize, Zeroizing};
+
+/// The raw result of a decryption before the tag check: recovered SMN, plaintext and the
+/// tag recomputed over the ciphertext. Secrets are wiped on drop.
+pub struct Sealed {
+    pub nsec: Zeroizing<Vec<u8>>,
+    pub plaintext: Zeroizing<Vec<u8>>,
+    pub tag: Vec<u8>,
+}
+
+impl Sealed {
+    pub fn new(nsec_len: usize, mlen: usize, tag_len: usize) -> Self {
+        Sealed {
+            nsec: Zeroizing::new(vec![0; nsec_len]),
+            plaintext: Zeroizing::new(vec![0; mlen]),
+            tag: vec![0; tag_len],
+        }
+    }
+}
+
+impl Drop for Sealed {
+    fn drop(&mut self) {
+        self.tag.zeroize();
+    }
+}

@@ -1,0 +1,470 @@
+//! π-Cipher v2: every vector of every `pi*.json` file through every backend (encrypt and
+//! decrypt), the designers' own KATs for the no-SMN mode, multi-stream against separate
+//! runs, every fast backend against the reference on random inputs, tampering and length
+//! errors. Backends this CPU cannot run are reported as skipped, never counted as passed.
+
+use std::path::PathBuf;
+
+use bitweave::aead::{Ciphertext, Message, PiBackend, PiCipher, PiVariant};
+use bitweave::Error;
+use rand::{Rng, RngCore, SeedableRng};
+use serde::Deserialize;
+
+#[derive(Deserialize)]
+struct PiFile {
+    algorithm: String,
+    key_bytes: usize,
+    nsec_bytes: usize,
+    npub_bytes: usize,
+    tag_bytes: usize,
+    vectors: Vec<PiVector>,
+}
+
+#[derive(Deserialize)]
+struct PiVector {
+    id: u32,
+    #[serde(deserialize_with = "from_hex")]
+    key: Vec<u8>,
+    #[serde(deserialize_with = "from_hex")]
+    nsec: Vec<u8>,
+    #[serde(deserialize_with = "from_hex")]
+    npub: Vec<u8>,
+    #[serde(deserialize_with = "from_hex")]
+    ad: Vec<u8>,
+    #[serde(deserialize_with = "from_hex")]
+    plaintext: Vec<u8>,
+    #[serde(deserialize_with = "from_hex")]
+    ciphertext: Vec<u8>,
+}
+
+fn from_hex<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error> {
+    let s = String::deserialize(d)?;
+    hex::decode(s).map_err(serde::de::Error::custom)
+}
+
+fn pi_files() -> Vec<(PiVariant, PiFile)> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/vectors");
+    let mut paths: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            let n = p.file_name().unwrap().to_string_lossy();
+            n.starts_with("pi") && n.ends_with(".json")
+        })
+        .collect();
+    paths.sort();
+    paths
+        .into_iter()
+        .map(|p| {
+            let f: PiFile = serde_json::from_str(&std::fs::read_to_string(&p).unwrap())
+                .unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+            let v: PiVariant = f.algorithm.parse().unwrap();
+            (v, f)
+        })
+        .collect()
+}
+
+/// The available backends, with the unavailable ones reported.
+fn backends() -> Vec<PiBackend> {
+    PiBackend::ALL
+        .into_iter()
+        .filter(|b| {
+            let ok = b.available();
+            if !ok {
+                eprintln!("skipped (CPU lacks the backend): {}", b.name());
+            }
+            ok
+        })
+        .collect()
+}
+
+fn fast_backends() -> Vec<PiBackend> {
+    backends()
+        .into_iter()
+        .filter(|b| *b != PiBackend::Reference)
+        .collect()
+}
+
+fn cipher(v: PiVariant, key: &[u8], b: PiBackend) -> PiCipher {
+    PiCipher::with_backend(v, key, Some(b.name())).unwrap()
+}
+
+#[test]
+fn every_vector_on_every_backend() {
+    let files = pi_files();
+    assert_eq!(files.len(), 6, "expected the six v2 vector files");
+    let mut checked = 0;
+    for (v, f) in &files {
+        assert_eq!(f.key_bytes, v.key_len());
+        assert_eq!(f.nsec_bytes, v.nsec_len());
+        assert_eq!(f.npub_bytes, v.npub_len());
+        assert_eq!(f.tag_bytes, v.tag_len());
+        assert_eq!(f.vectors.len(), 20);
+        for b in backends() {
+            for t in &f.vectors {
+                let what = format!("{v} #{} on {}", t.id, b.name());
+                let pi = cipher(*v, &t.key, b);
+                let c = pi.encrypt(&t.npub, &t.nsec, &t.ad, &t.plaintext).unwrap();
+                assert_eq!(
+                    hex::encode(&c),
+                    hex::encode(&t.ciphertext),
+                    "encrypt {what}"
+                );
+                assert_eq!(c.len(), v.ciphertext_len(t.plaintext.len()));
+                let o = pi.decrypt(&t.npub, &t.ad, &t.ciphertext).expect(&what);
+                assert_eq!(&o.plaintext[..], &t.plaintext[..], "decrypt {what}");
+                assert_eq!(&o.nsec[..], &t.nsec[..], "nsec {what}");
+                checked += 1;
+            }
+        }
+    }
+    eprintln!("{checked} vector runs checked");
+    assert!(checked >= 6 * 20 * 2);
+}
+
+/// Vectors from the designers' published `pi16cipher096v2_4.test-vectors` (repository
+/// nerilex/pi-cipher-ref): with and without a secret message number (`NSEC (0)`: ref2's
+/// no-SMN mode, where c = C || T).
+const DESIGNERS_PI16096: &[(&str, &str, &str, &str, &str, &str)] = &[
+    // (key, npub, nsec, msg, ad, cipher)
+    (
+        "2DAF0E1DE9515FD53FB3A15C",
+        "8B7074DF",
+        "99BFA4EAE019B21BFB558E8219C6A9AF",
+        "",
+        "",
+        "BAAD9C696A2667AA1A16EBEE1207DF45ECC56F44B1AC677C25CBEC7312579EE9",
+    ),
+    (
+        "25CFA7958E16A944F11F17EB",
+        "ECDD50A8",
+        "",
+        "",
+        "",
+        "A064CCE52F3C59C2222264761857DC1F",
+    ),
+    (
+        "8402DA782BCC83870B27EDA6",
+        "60ACB839",
+        "",
+        "",
+        "62",
+        "2BF8DF4761106983BBC4ED15E1FF2C41",
+    ),
+    (
+        "8F9044504AC9A186C277B705",
+        "C785D185",
+        "621F79BCC1B0139FBFBB661096BFA498",
+        "A8C8C5A19754654B4260",
+        "D6AF19045CCECE",
+        "7FD7D6075FB7820F78B090257EADFEE23608A490FAD5B653260994D222DFFC19B7373CC609EED6B5245A",
+    ),
+    (
+        "EAA50A9184E72C2FB783DFA1",
+        "001D86BE",
+        "",
+        "4BF2BDBEDB97F0198A5E",
+        "8A044E1C7452E3",
+        "F09CC2658AF9E68147B525DD58CCCF20F882B3796BDDDE7022DB",
+    ),
+    (
+        "F756728248D14068C782E124",
+        "EF7C153C",
+        "",
+        "F3AE8CFD2B5A658DE6DC",
+        "8A421D86BBE23B68",
+        "4DEEB55FD0702152142E8AA07082B86053C260B7E204FA4A6D16",
+    ),
+    (
+        "86259C4D9A53BFB55AE9BA78",
+        "D94AEBBF",
+        "",
+        "719775FE373E31B973AD",
+        "797BAB3E3D1A90233A",
+        "AFD014CDB4F3E5AA2D6E3AA7085A4280208EC08FD4AE9F49E503",
+    ),
+];
+
+#[test]
+fn designers_kats_with_and_without_smn() {
+    for b in backends() {
+        for (i, (k, npub, nsec, msg, ad, c)) in DESIGNERS_PI16096.iter().enumerate() {
+            let [k, npub, nsec, msg, ad, c] =
+                [k, npub, nsec, msg, ad, c].map(|h| hex::decode(h).unwrap());
+            let pi = cipher(PiVariant::Pi16Cipher096V2, &k, b);
+            let with = !nsec.is_empty();
+            let m = Message {
+                npub: &npub,
+                nsec: with.then_some(&nsec[..]),
+                ad: &ad,
+                plaintext: &msg,
+            };
+            assert_eq!(pi.encrypt_message(&m).unwrap(), c, "#{i} on {}", b.name());
+            let o = pi
+                .decrypt_message(&Ciphertext {
+                    npub: &npub,
+                    ad: &ad,
+                    ciphertext: &c,
+                    with_nsec: with,
+                })
+                .unwrap();
+            assert_eq!(&o.plaintext[..], &msg[..]);
+            assert_eq!(&o.nsec[..], &nsec[..]);
+        }
+    }
+}
+
+/// Random lengths around every block boundary of every rate, and long messages, fast
+/// backends against the reference.
+#[test]
+fn fast_backends_equal_the_reference() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(0x91);
+    for v in PiVariant::ALL {
+        let r = v.rate();
+        let mut lens: Vec<usize> = (0..=3 * 64 + 1).collect();
+        lens.extend([1000, 4095, 4096, 4097, 65_537]);
+        for len in lens {
+            let mut key = vec![0u8; v.key_len()];
+            let mut npub = vec![0u8; v.npub_len()];
+            let mut nsec = vec![0u8; v.nsec_len()];
+            let mut ad = vec![0u8; rng.gen_range(0..3 * r + 2)];
+            let mut msg = vec![0u8; len];
+            for x in [&mut key, &mut npub, &mut nsec, &mut ad, &mut msg] {
+                rng.fill_bytes(x);
+            }
+            let reference = cipher(v, &key, PiBackend::Reference);
+            let want = reference.encrypt(&npub, &nsec, &ad, &msg).unwrap();
+            let no_smn = Message {
+                npub: &npub,
+                nsec: None,
+                ad: &ad,
+                plaintext: &msg,
+            };
+            let want_no_smn = reference.encrypt_message(&no_smn).unwrap();
+            assert_eq!(want_no_smn.len(), len + r);
+            for b in fast_backends() {
+                let pi = cipher(v, &key, b);
+                let what = format!("{v} len {len} ad {} on {}", ad.len(), b.name());
+                let c = pi.encrypt(&npub, &nsec, &ad, &msg).unwrap();
+                assert_eq!(c, want, "{what}");
+                let o = pi.decrypt(&npub, &ad, &c).unwrap();
+                assert_eq!(&o.plaintext[..], &msg[..], "{what}");
+                assert_eq!(&o.nsec[..], &nsec[..], "{what}");
+                assert_eq!(pi.encrypt_message(&no_smn).unwrap(), want_no_smn, "{what}");
+            }
+        }
+    }
+}
+
+#[test]
+fn multi_stream_equals_separate_runs() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(0x3a);
+    for v in PiVariant::ALL {
+        let r = v.rate();
+        for count in [0usize, 1, 2, 3, 7, 8, 9, 31, 33, 70] {
+            let mut data = Vec::new();
+            for i in 0..count {
+                let mut key_npub_nsec = vec![0u8; v.npub_len() + v.nsec_len()];
+                rng.fill_bytes(&mut key_npub_nsec);
+                let ad_len = [0, 1, r - 1, r, r + 1, 5 * r][i % 6];
+                let msg_len = rng.gen_range(0..6 * r) + if i % 5 == 0 { 3000 } else { 0 };
+                let mut ad = vec![0u8; ad_len];
+                let mut msg = vec![0u8; msg_len];
+                rng.fill_bytes(&mut ad);
+                rng.fill_bytes(&mut msg);
+                data.push((key_npub_nsec, ad, msg, i % 4 != 3));
+            }
+            let msgs: Vec<Message<'_>> = data
+                .iter()
+                .map(|(nn, ad, msg, with)| Message {
+                    npub: &nn[..v.npub_len()],
+                    nsec: with.then(|| &nn[v.npub_len()..]),
+                    ad,
+                    plaintext: msg,
+                })
+                .collect();
+            let mut key = vec![0u8; v.key_len()];
+            rng.fill_bytes(&mut key);
+            for b in backends() {
+                let pi = cipher(v, &key, b);
+                let what = format!("{v} {count} messages on {}", b.name());
+                let together = pi.encrypt_many(&msgs).unwrap();
+                assert_eq!(together.len(), count);
+                let reference = cipher(v, &key, PiBackend::Reference);
+                for (m, c) in msgs.iter().zip(&together) {
+                    assert_eq!(c, &pi.encrypt_message(m).unwrap(), "{what}");
+                    assert_eq!(c, &reference.encrypt_message(m).unwrap(), "{what}");
+                }
+                // Decrypt them together, one of them forged: only that one fails.
+                let mut cts: Vec<Vec<u8>> = together.clone();
+                let forged = count / 2;
+                if count > 0 {
+                    let last = cts[forged].len() - 1;
+                    cts[forged][last] ^= 0x80;
+                }
+                let inputs: Vec<Ciphertext<'_>> = msgs
+                    .iter()
+                    .zip(&cts)
+                    .map(|(m, c)| Ciphertext {
+                        npub: m.npub,
+                        ad: m.ad,
+                        ciphertext: c,
+                        with_nsec: m.nsec.is_some(),
+                    })
+                    .collect();
+                let opened = pi.decrypt_many(&inputs).unwrap();
+                for (i, (o, m)) in opened.iter().zip(&msgs).enumerate() {
+                    if i == forged {
+                        assert!(matches!(o, Err(Error::TagMismatch)), "{what}");
+                    } else {
+                        let o = o.as_ref().unwrap();
+                        assert_eq!(&o.plaintext[..], m.plaintext, "{what}");
+                        assert_eq!(&o.nsec[..], m.nsec.unwrap_or(&[]), "{what}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Flipping any byte of the ciphertext (E(nsec), body, tag), the AD, the npub or the key
+/// makes decryption fail, on every backend.
+#[test]
+fn any_tampering_fails() {
+    for (v, f) in pi_files() {
+        // A vector with AD and a message spanning more than one block.
+        let t = f
+            .vectors
+            .iter()
+            .find(|t| !t.ad.is_empty() && t.plaintext.len() > v.rate())
+            .unwrap();
+        for b in backends() {
+            let pi = cipher(v, &t.key, b);
+            let what = format!("{v} #{} on {}", t.id, b.name());
+            assert!(pi.decrypt(&t.npub, &t.ad, &t.ciphertext).is_ok());
+            for i in 0..t.ciphertext.len() {
+                let mut c = t.ciphertext.clone();
+                c[i] ^= 1 << (i % 8);
+                let e = pi.decrypt(&t.npub, &t.ad, &c).unwrap_err();
+                assert_eq!(e, Error::TagMismatch, "ciphertext byte {i}: {what}");
+            }
+            for i in 0..t.ad.len() {
+                let mut ad = t.ad.clone();
+                ad[i] ^= 0x40;
+                assert_eq!(
+                    pi.decrypt(&t.npub, &ad, &t.ciphertext).unwrap_err(),
+                    Error::TagMismatch,
+                    "AD byte {i}: {what}"
+                );
+            }
+            let mut longer = t.ad.clone();
+            longer.push(0);
+            assert!(pi.decrypt(&t.npub, &longer, &t.ciphertext).is_err());
+            assert!(pi.decrypt(&t.npub, &[], &t.ciphertext).is_err());
+            for i in 0..t.npub.len() {
+                let mut npub = t.npub.clone();
+                npub[i] ^= 0x01;
+                assert_eq!(
+                    pi.decrypt(&npub, &t.ad, &t.ciphertext).unwrap_err(),
+                    Error::TagMismatch,
+                    "npub byte {i}: {what}"
+                );
+            }
+            let mut key = t.key.clone();
+            key[0] ^= 0x01;
+            let wrong = cipher(v, &key, b);
+            assert_eq!(
+                wrong.decrypt(&t.npub, &t.ad, &t.ciphertext).unwrap_err(),
+                Error::TagMismatch
+            );
+            // Truncated or extended ciphertexts fail too.
+            let c = &t.ciphertext;
+            assert!(pi.decrypt(&t.npub, &t.ad, &c[..c.len() - 1]).is_err());
+            let mut ext = c.clone();
+            ext.push(0);
+            assert!(pi.decrypt(&t.npub, &t.ad, &ext).is_err());
+        }
+    }
+}
+
+#[test]
+fn wrong_lengths_are_clear_errors() {
+    for v in PiVariant::ALL {
+        let key = vec![0u8; v.key_len()];
+        let e = PiCipher::new(v, &key[1..]).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "wrong key length for {v}: expected {} bytes, got {}",
+                v.key_len(),
+                v.key_len() - 1
+            )
+        );
+        assert!(PiCipher::new(v, &[0u8; 33]).is_err());
+        let pi = PiCipher::new(v, &key).unwrap();
+        let npub = vec![0u8; v.npub_len()];
+        let nsec = vec![0u8; v.nsec_len()];
+        let e = pi.encrypt(&npub[1..], &nsec, b"", b"").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "wrong public message number (npub) length for {v}: expected {} bytes, got {}",
+                v.npub_len(),
+                v.npub_len() - 1
+            )
+        );
+        let e = pi.encrypt(&npub, &[0u8; 3], b"", b"").unwrap_err();
+        assert_eq!(
+            e,
+            Error::NsecLength {
+                variant: v.name(),
+                expected: v.nsec_len(),
+                got: 3
+            }
+        );
+        assert!(e.to_string().contains("secret message number (nsec)"));
+        let c = pi.encrypt(&npub, &nsec, b"", b"").unwrap();
+        assert_eq!(c.len(), 2 * v.rate());
+        let e = pi.decrypt(&npub, b"", &c[1..]).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "ciphertext too short for {v}: {} bytes, but the encrypted nsec and tag alone take {}",
+                c.len() - 1,
+                c.len()
+            )
+        );
+        assert!(matches!(
+            pi.decrypt(&npub[1..], b"", &c),
+            Err(Error::NpubLength { .. })
+        ));
+        // One bad message fails a whole multi-stream call.
+        let good = Message {
+            npub: &npub,
+            nsec: Some(&nsec),
+            ad: b"",
+            plaintext: b"",
+        };
+        let bad = Message {
+            npub: &npub[..1],
+            ..good
+        };
+        assert!(pi.encrypt_many(&[good, bad]).is_err());
+    }
+    assert_eq!(
+        "pi32cipher999v2".parse::<PiVariant>().unwrap_err(),
+        Error::UnknownCipher("pi32cipher999v2".into())
+    );
+    assert_eq!(
+        "PI64CIPHER256V2".parse::<PiVariant>().unwrap(),
+        PiVariant::Pi64Cipher256V2
+    );
+    assert!(matches!(
+        PiCipher::with_backend(PiVariant::Pi32Cipher128V2, &[0; 16], Some("nosuch")),
+        Err(Error::UnknownBackend(_))
+    ));
+    assert_eq!(
+        Error::TagMismatch.to_string(),
+        "authentication failed: tag mismatch (wrong key, nonce or data, or tampering)"
+    );
+}
