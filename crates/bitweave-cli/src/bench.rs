@@ -9,7 +9,7 @@
 use std::time::Duration;
 
 use anyhow::{bail, Result};
-use bitweave::engine::registry;
+use bitweave::engine::{parallel, registry};
 use bitweave::{Cipher, CipherKind, Direction, Mode, Suite};
 use clap::Args;
 use serde::Serialize;
@@ -30,6 +30,11 @@ pub struct BenchArgs {
     /// Interleave factor for cbc/cfb/ofb rows (other modes run standard).
     #[arg(long, default_value_t = 1)]
     interleave: usize,
+    /// Thread counts to measure, e.g. `1,2` (0 = all cores). OpenSSL runs on one thread.
+    /// Rows with several threads use buffers of at least 1 MiB per thread, so the input
+    /// is large enough to split.
+    #[arg(long, value_delimiter = ',', default_value = "1")]
+    threads: Vec<usize>,
     /// Only this direction (enc or dec); default both.
     #[arg(long)]
     direction: Option<String>,
@@ -88,13 +93,13 @@ pub fn run(args: BenchArgs) -> Result<()> {
     let budget = Duration::from_millis(args.time_ms.max(1));
     if !args.json {
         println!(
-            "bitweave bench: {} B buffers, 1 thread, cycles = TSC at {:.2} GHz, best of 3 alternating runs",
+            "bitweave bench: {} B buffers, cycles = TSC at {:.2} GHz, best of 3 alternating runs; OpenSSL on 1 thread",
             args.size,
             tsc_hz / 1e9
         );
         println!(
-            "{:<16} {:<3} {:<9} {:>3} {:>9} {:>8} {:>9} {:>8} {:>7}",
-            "suite", "dir", "backend", "N", "MB/s", "c/B", "ossl MB/s", "ossl c/B", "ratio"
+            "{:<16} {:<3} {:<9} {:>3} {:>3} {:>9} {:>8} {:>9} {:>8} {:>7}",
+            "suite", "dir", "backend", "thr", "N", "MB/s", "c/B", "ossl MB/s", "ossl c/B", "ratio"
         );
     }
     let mut rows = Vec::new();
@@ -104,12 +109,14 @@ pub fn run(args: BenchArgs) -> Result<()> {
             None => registry::usable(suite.cipher),
         };
         for info in backends {
-            for &dir in &directions {
-                let row = measure(&suite, dir, &info, &args, budget, tsc_hz)?;
-                if !args.json {
-                    print_row(&row);
+            for &threads in &args.threads {
+                for &dir in &directions {
+                    let row = measure(&suite, dir, &info, &args, threads, budget, tsc_hz)?;
+                    if !args.json {
+                        print_row(&row);
+                    }
+                    rows.push(row);
                 }
-                rows.push(row);
             }
         }
     }
@@ -122,10 +129,11 @@ pub fn run(args: BenchArgs) -> Result<()> {
 fn print_row(r: &Row) {
     let opt = |v: Option<f64>, prec: usize| v.map_or("-".to_string(), |x| format!("{x:.prec$}"));
     println!(
-        "{:<16} {:<3} {:<9} {:>3} {:>9.1} {:>8.2} {:>9} {:>8} {:>7}",
+        "{:<16} {:<3} {:<9} {:>3} {:>3} {:>9.1} {:>8.2} {:>9} {:>8} {:>7}",
         r.cipher,
         r.direction,
         r.backend,
+        r.threads,
         r.interleave,
         r.gbps * 1e3,
         r.cycles_per_byte,
@@ -140,6 +148,7 @@ fn measure(
     dir: Direction,
     info: &registry::BackendInfo,
     args: &BenchArgs,
+    threads: usize,
     budget: Duration,
     tsc_hz: f64,
 ) -> Result<Row> {
@@ -150,16 +159,26 @@ fn measure(
     } else {
         1
     };
-    // Whole blocks for ECB/CBC; stream modes take the size as given.
-    let size = if suite.mode.whole_blocks() {
-        args.size.div_ceil(bs) * bs
+    let threads = if threads == 0 {
+        parallel::available_threads()
+    } else {
+        threads
+    };
+    let size = if threads > 1 {
+        args.size.max(threads << 20)
     } else {
         args.size
+    };
+    // Whole blocks for ECB/CBC; stream modes take the size as given.
+    let size = if suite.mode.whole_blocks() {
+        size.div_ceil(bs) * bs
+    } else {
+        size
     };
     let key: Vec<u8> = (0..kind.key_len())
         .map(|i| (i as u8).wrapping_mul(37) ^ 0x5a)
         .collect();
-    let params = suite.params().padding(false).interleave(n);
+    let params = suite.params().padding(false).interleave(n).threads(threads);
     let iv: Vec<u8> = (0..params.iv_len(bs)).map(|i| i as u8).collect();
     let input: Vec<u8> = (0..size).map(|i| (i as u8).wrapping_mul(13)).collect();
 
@@ -172,8 +191,10 @@ fn measure(
     };
     let peer_iv = &iv[..params.iv_len(bs).min(bs)];
     let mut peer = Peer::new(suite, dir, &key, peer_iv);
-    let peer_in: Vec<u8> = (0..size).map(|i| (i as u8).wrapping_mul(13)).collect();
-    let mut peer_out = vec![0u8; size + 2 * bs];
+    // OpenSSL runs one thread on the `--size` buffer (16 KiB: its `speed` best case).
+    let peer_size = size.min(args.size).max(bs);
+    let peer_in: Vec<u8> = (0..peer_size).map(|i| (i as u8).wrapping_mul(13)).collect();
+    let mut peer_out = vec![0u8; peer_size + 2 * bs];
 
     let mut best_ours = f64::MAX;
     let mut best_peer = f64::MAX;
@@ -187,7 +208,7 @@ fn measure(
     let cpb = best_ours / size as f64;
     let gbps = tsc_hz / cpb / 1e9;
     let (openssl_gbps, openssl_cpb) = if peer.is_some() {
-        let c = best_peer / size as f64;
+        let c = best_peer / peer_size as f64;
         (Some(tsc_hz / c / 1e9), Some(c))
     } else {
         (None, None)
@@ -196,7 +217,7 @@ fn measure(
         cipher: suite.to_string(),
         direction: dir.name(),
         backend: info.name,
-        threads: 1,
+        threads,
         interleave: n,
         bytes: size,
         gbps,

@@ -40,6 +40,9 @@ pub struct CryptArgs {
     /// Backend to use (see `bitweave list`); default: the best this CPU runs.
     #[arg(long)]
     backend: Option<String>,
+    /// Threads for large inputs (0 = all cores); the output is the same for any value.
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    threads: usize,
 }
 
 fn parse_hex(what: &str, s: &str) -> Result<Zeroizing<Vec<u8>>> {
@@ -62,7 +65,8 @@ pub fn run(args: CryptArgs, direction: Direction) -> Result<()> {
     let params = suite
         .params()
         .padding(suite.mode.whole_blocks() && !args.nopad)
-        .interleave(args.interleave);
+        .interleave(args.interleave)
+        .threads(args.threads);
     params.validate()?;
     let iv = match &args.iv {
         Some(s) if !suite.mode.takes_iv() => {

@@ -1,4 +1,5 @@
-//! The engine: which backend runs a cipher (the registry) and, in later stages, batching
-//! across cores.
+//! The engine: which backend runs a cipher (the registry) and how work spreads across
+//! cores (parallel).
 
+pub mod parallel;
 pub mod registry;

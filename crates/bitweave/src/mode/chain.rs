@@ -10,11 +10,17 @@
 //! Callers pass whole rows except at the very end, so any split of the input gives the
 //! same result.
 
+use zeroize::Zeroize;
+
 use super::xor_in_place;
 use crate::cipher::{BlockCipher, Feedback};
+use crate::engine::parallel;
 
 /// Rows per batch for the parallel directions (CBC and CFB decryption).
 const ROWS_PER_SLAB: usize = 64;
+
+/// Bytes gathered per slab when groups of interleaved streams run on several threads.
+const GROUP_SLAB_BYTES: usize = 256 * 1024;
 
 /// The N feedback blocks of N interleaved streams (the IVs at first).
 pub(crate) struct Chain {
@@ -25,8 +31,8 @@ pub(crate) struct Chain {
 
 impl Drop for Chain {
     fn drop(&mut self) {
-        zeroize::Zeroize::zeroize(&mut self.row);
-        zeroize::Zeroize::zeroize(&mut self.scratch);
+        self.row.zeroize();
+        self.scratch.zeroize();
     }
 }
 
@@ -45,22 +51,48 @@ impl Chain {
     }
 
     /// CBC encryption: C_i = E(P_i ⊕ C_{i-N}).
-    pub(crate) fn cbc_encrypt(&mut self, c: &dyn BlockCipher, data: &mut [u8]) {
-        self.serial(c, Feedback::Cbc, data);
+    pub(crate) fn cbc_encrypt(&mut self, c: &dyn BlockCipher, data: &mut [u8], parts: usize) {
+        self.serial(c, Feedback::Cbc, data, parts);
+    }
+
+    /// CBC decryption: P_i = D(C_i) ⊕ C_{i-N}; every block is independent.
+    pub(crate) fn cbc_decrypt(&mut self, c: &dyn BlockCipher, data: &mut [u8], parts: usize) {
+        self.parallel_decrypt(c, data, parts, false);
+    }
+
+    /// Full-block CFB encryption: C_i = P_i ⊕ E(C_{i-N}).
+    pub(crate) fn cfb_encrypt(&mut self, c: &dyn BlockCipher, data: &mut [u8], parts: usize) {
+        self.serial(c, Feedback::Cfb, data, parts);
+    }
+
+    /// Full-block CFB decryption: P_i = C_i ⊕ E(C_{i-N}), parallel like CBC decryption.
+    pub(crate) fn cfb_decrypt(&mut self, c: &dyn BlockCipher, data: &mut [u8], parts: usize) {
+        self.parallel_decrypt(c, data, parts, true);
+    }
+
+    /// OFB (both directions): O_i = E(O_{i-N}), C_i = P_i ⊕ O_i.
+    pub(crate) fn ofb(&mut self, c: &dyn BlockCipher, data: &mut [u8], parts: usize) {
+        self.serial(c, Feedback::Ofb, data, parts);
     }
 
     /// Runs the serial recurrence `fb` (CBC/CFB encryption, OFB) over whole rows through
-    /// the backend's chain primitive, then a final short row (fewer than N blocks, the last
+    /// the backend's chain primitive — split into groups of streams on `parts` threads when
+    /// there are several streams — then a final short row (fewer than N blocks, the last
     /// one possibly partial) zero-filled to whole blocks on the running streams' prefix.
-    fn serial(&mut self, c: &dyn BlockCipher, fb: Feedback, data: &mut [u8]) {
+    fn serial(&mut self, c: &dyn BlockCipher, fb: Feedback, data: &mut [u8], parts: usize) {
         let row_len = self.row.len();
+        let bs = c.block_size();
         let whole = data.len() / row_len * row_len;
         let (body, tail) = data.split_at_mut(whole);
         if !body.is_empty() {
-            c.encrypt_chains(fb, &mut self.row, body);
+            let streams = row_len / bs;
+            if parts > 1 && streams > 1 {
+                self.serial_in_groups(c, fb, body, parts.min(streams));
+            } else {
+                c.encrypt_chains(fb, &mut self.row, body);
+            }
         }
         if !tail.is_empty() {
-            let bs = c.block_size();
             let used = tail.len().div_ceil(bs) * bs;
             self.scratch.clear();
             self.scratch.extend_from_slice(tail);
@@ -70,36 +102,90 @@ impl Chain {
         }
     }
 
-    /// CBC decryption: P_i = D(C_i) ⊕ C_{i-N}; every block is independent, so whole slabs
-    /// of rows go to the backend at once.
-    pub(crate) fn cbc_decrypt(&mut self, c: &dyn BlockCipher, data: &mut [u8]) {
-        let slab = self.row.len() * ROWS_PER_SLAB;
-        for s in data.chunks_mut(slab) {
-            self.load_previous_ciphertext(s, s.len());
-            c.decrypt_blocks(s);
-            xor_in_place(s, &self.scratch);
+    /// Interleaved chains on several threads: the streams are cut into `groups`
+    /// contiguous groups (a group's chains depend only on its own columns), each group's
+    /// columns are gathered into a contiguous buffer slab by slab, run, and scattered back.
+    fn serial_in_groups(
+        &mut self,
+        c: &dyn BlockCipher,
+        fb: Feedback,
+        body: &mut [u8],
+        groups: usize,
+    ) {
+        let row_len = self.row.len();
+        let bs = c.block_size();
+        let streams = row_len / bs;
+        // Group widths in multiples of four blocks where possible (one 512-bit register).
+        let per = streams.div_ceil(groups).next_multiple_of(4).min(streams);
+        let bounds: Vec<(usize, usize)> = (0..streams)
+            .step_by(per)
+            .map(|a| (a * bs, (a + per).min(streams) * bs))
+            .collect();
+        let slab_rows = (GROUP_SLAB_BYTES / row_len).max(1);
+        for slab in body.chunks_mut(row_len * slab_rows) {
+            let mut work: Vec<(Vec<u8>, Vec<u8>)> = bounds
+                .iter()
+                .map(|&(a, b)| {
+                    let mut cols = Vec::with_capacity(slab.len() / row_len * (b - a));
+                    slab.chunks_exact(row_len)
+                        .for_each(|r| cols.extend_from_slice(&r[a..b]));
+                    (self.row[a..b].to_vec(), cols)
+                })
+                .collect();
+            parallel::for_each_mut(&mut work, |(state, buf)| c.encrypt_chains(fb, state, buf));
+            for (&(a, b), (state, buf)) in bounds.iter().zip(&mut work) {
+                for (r, g) in slab.chunks_exact_mut(row_len).zip(buf.chunks_exact(b - a)) {
+                    r[a..b].copy_from_slice(g);
+                }
+                self.row[a..b].copy_from_slice(state);
+                state.zeroize();
+                buf.zeroize();
+            }
         }
     }
 
-    /// Full-block CFB encryption: C_i = P_i ⊕ E(C_{i-N}).
-    pub(crate) fn cfb_encrypt(&mut self, c: &dyn BlockCipher, data: &mut [u8]) {
-        self.serial(c, Feedback::Cfb, data);
-    }
-
-    /// Full-block CFB decryption: P_i = C_i ⊕ E(C_{i-N}), parallel like CBC decryption.
-    pub(crate) fn cfb_decrypt(&mut self, c: &dyn BlockCipher, data: &mut [u8], bs: usize) {
-        let slab = self.row.len() * ROWS_PER_SLAB;
-        for s in data.chunks_mut(slab) {
-            let used = s.len().div_ceil(bs) * bs;
-            self.load_previous_ciphertext(s, used);
-            c.encrypt_blocks(&mut self.scratch);
-            xor_in_place(s, &self.scratch);
+    /// CBC or CFB decryption over `parts` threads: each chunk (whole rows) starts from the
+    /// ciphertext row before it, copied before any chunk is overwritten.
+    fn parallel_decrypt(&mut self, c: &dyn BlockCipher, data: &mut [u8], parts: usize, cfb: bool) {
+        let row_len = self.row.len();
+        if parts <= 1 {
+            self.decrypt_slabs(c, data, cfb);
+            return;
+        }
+        let chunk = parallel::chunk_len(data.len(), row_len, parts);
+        let starts: Vec<Vec<u8>> = (0..data.len().div_ceil(chunk))
+            .map(|i| match i {
+                0 => self.row.clone(),
+                _ => data[i * chunk - row_len..i * chunk].to_vec(),
+            })
+            .collect();
+        let next_row = data
+            .len()
+            .is_multiple_of(row_len)
+            .then(|| data[data.len() - row_len..].to_vec());
+        parallel::for_each_chunk(data, row_len, parts, |offset, part| {
+            Chain::new(&starts[offset / chunk]).decrypt_slabs(c, part, cfb);
+        });
+        if let Some(r) = next_row {
+            self.row.copy_from_slice(&r);
         }
     }
 
-    /// OFB (both directions): O_i = E(O_{i-N}), C_i = P_i ⊕ O_i.
-    pub(crate) fn ofb(&mut self, c: &dyn BlockCipher, data: &mut [u8]) {
-        self.serial(c, Feedback::Ofb, data);
+    /// CBC or CFB decryption on the calling thread, in slabs of rows.
+    fn decrypt_slabs(&mut self, c: &dyn BlockCipher, data: &mut [u8], cfb: bool) {
+        let bs = c.block_size();
+        let slab = self.row.len() * ROWS_PER_SLAB;
+        for s in data.chunks_mut(slab) {
+            if cfb {
+                let used = s.len().div_ceil(bs) * bs;
+                self.load_previous_ciphertext(s, used);
+                c.encrypt_blocks(&mut self.scratch);
+            } else {
+                self.load_previous_ciphertext(s, s.len());
+                c.decrypt_blocks(s);
+            }
+            xor_in_place(s, &self.scratch);
+        }
     }
 
     /// Fills `scratch` with the `len` bytes of ciphertext one row behind slab `s`

@@ -7,6 +7,7 @@ use super::chain::Chain;
 use super::ctr::Counter;
 use super::{padding, Direction, Mode, ModeParams};
 use crate::cipher::{BlockCipher, Cipher};
+use crate::engine::parallel;
 use crate::error::{Error, Result};
 
 /// The running state of one mode.
@@ -150,15 +151,21 @@ impl Crypter {
         let c: &dyn BlockCipher = &self.cipher;
         let bs = c.block_size();
         let dec = self.direction == Direction::Decrypt;
+        let parts = parallel::chunks_for(data.len(), self.params.threads);
         match (&mut self.core, self.params.mode) {
-            (Core::Ecb, _) if dec => c.decrypt_blocks(data),
-            (Core::Ecb, _) => c.encrypt_blocks(data),
-            (Core::Chain(ch), Mode::Cbc) if dec => ch.cbc_decrypt(c, data),
-            (Core::Chain(ch), Mode::Cbc) => ch.cbc_encrypt(c, data),
-            (Core::Chain(ch), Mode::Cfb) if dec => ch.cfb_decrypt(c, data, bs),
-            (Core::Chain(ch), Mode::Cfb) => ch.cfb_encrypt(c, data),
-            (Core::Chain(ch), _) => ch.ofb(c, data),
-            (Core::Ctr(ctr), _) => ctr.apply(c, data),
+            (Core::Ecb, _) => parallel::for_each_chunk(data, bs, parts, |_, chunk| {
+                if dec {
+                    c.decrypt_blocks(chunk)
+                } else {
+                    c.encrypt_blocks(chunk)
+                }
+            }),
+            (Core::Chain(ch), Mode::Cbc) if dec => ch.cbc_decrypt(c, data, parts),
+            (Core::Chain(ch), Mode::Cbc) => ch.cbc_encrypt(c, data, parts),
+            (Core::Chain(ch), Mode::Cfb) if dec => ch.cfb_decrypt(c, data, parts),
+            (Core::Chain(ch), Mode::Cfb) => ch.cfb_encrypt(c, data, parts),
+            (Core::Chain(ch), _) => ch.ofb(c, data, parts),
+            (Core::Ctr(ctr), _) => ctr.apply(c, data, parts),
             (Core::Bits(regs), Mode::Cfb8) => regs.cfb8(c, data, dec),
             (Core::Bits(regs), _) => regs.cfb1(c, data, dec),
         }

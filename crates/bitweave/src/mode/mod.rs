@@ -125,15 +125,19 @@ pub struct ModeParams {
     pub interleave: usize,
     /// PKCS#7 padding (ECB and CBC only).
     pub padding: bool,
+    /// Threads for large inputs (0 = all cores); the output does not depend on it.
+    pub threads: usize,
 }
 
 impl ModeParams {
-    /// The mode's defaults: N = 1, PKCS#7 on for ECB/CBC, off for the stream modes.
+    /// The mode's defaults: N = 1, PKCS#7 on for ECB/CBC, off for the stream modes, all
+    /// cores for large inputs.
     pub fn new(mode: Mode) -> Self {
         ModeParams {
             mode,
             interleave: 1,
             padding: mode.whole_blocks(),
+            threads: 0,
         }
     }
 
@@ -146,6 +150,12 @@ impl ModeParams {
     /// Turns PKCS#7 padding on or off.
     pub fn padding(mut self, on: bool) -> Self {
         self.padding = on;
+        self
+    }
+
+    /// Sets the thread count (0 = all cores, 1 = the calling thread only).
+    pub fn threads(mut self, n: usize) -> Self {
+        self.threads = n;
         self
     }
 

@@ -120,9 +120,9 @@ fn block_streams(
             row.resize(row.len() + bs - m.len(), 0);
         }
         match (mode, dir) {
-            (Mode::Cbc, _) => chain.cbc_encrypt(c, &mut row),
-            (Mode::Cfb, _) => chain.cfb_encrypt(c, &mut row),
-            _ => chain.ofb(c, &mut row),
+            (Mode::Cbc, _) => chain.cbc_encrypt(c, &mut row, 1),
+            (Mode::Cfb, _) => chain.cfb_encrypt(c, &mut row, 1),
+            _ => chain.ofb(c, &mut row, 1),
         }
         for (t, &k) in order[..running].iter().enumerate() {
             let end = bufs[k].len().min((j + 1) * bs);
