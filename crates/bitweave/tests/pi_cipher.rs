@@ -468,3 +468,84 @@ fn wrong_lengths_are_clear_errors() {
         "authentication failed: tag mismatch (wrong key, nonce or data, or tampering)"
     );
 }
+
+/// Speed report (not a check): `cargo test --release -p bitweave --test pi_cipher --
+/// --ignored --nocapture speed`. Cycles are nanoseconds × the nominal clock (`cpu MHz` of
+/// /proc/cpuinfo, which on this machine is the TSC rate; `PI_GHZ` overrides); best of runs.
+#[test]
+#[ignore]
+fn speed_report() {
+    use std::time::Instant;
+    let ghz: f64 = std::env::var("PI_GHZ")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .or_else(|| {
+            let info = std::fs::read_to_string("/proc/cpuinfo").ok()?;
+            let line = info.lines().find(|l| l.starts_with("cpu MHz"))?;
+            Some(line.split(':').nth(1)?.trim().parse::<f64>().ok()? / 1000.0)
+        })
+        .unwrap_or(1.0);
+    let best = |bytes: usize, f: &mut dyn FnMut()| {
+        let mut best = f64::MAX;
+        let start = Instant::now();
+        let mut runs = 0;
+        while runs < 3 || (start.elapsed().as_millis() < 300 && runs < 1000) {
+            let t = Instant::now();
+            f();
+            best = best.min(t.elapsed().as_nanos() as f64);
+            runs += 1;
+        }
+        best * ghz / bytes as f64
+    };
+    println!("cycles/byte at {ghz:.2} GHz (best of runs); 1 MiB = one 1 MiB message, empty AD");
+    println!(
+        "{:<16} {:<9} {:>9} {:>12} {:>12} {:>12}",
+        "variant", "backend", "1 MiB", "64 x 16 KiB", "4096 x 64 B", "64 B alone"
+    );
+    for v in PiVariant::ALL {
+        let key = vec![1u8; v.key_len()];
+        let npub = vec![2u8; v.npub_len()];
+        let nsec = vec![3u8; v.nsec_len()];
+        let big = vec![4u8; 1 << 20];
+        let mid: Vec<Vec<u8>> = (0..64).map(|i| vec![i as u8; 16 << 10]).collect();
+        let small: Vec<Vec<u8>> = (0..4096).map(|i| vec![i as u8; 64]).collect();
+        for b in backends() {
+            let pi = cipher(v, &key, b);
+            let one = best(big.len(), &mut || {
+                std::hint::black_box(pi.encrypt(&npub, &nsec, b"", &big).unwrap());
+            });
+            let (mm, sm) = (messages(&npub, &nsec, &mid), messages(&npub, &nsec, &small));
+            let many_mid = best(64 << 14, &mut || {
+                std::hint::black_box(pi.encrypt_many(&mm).unwrap());
+            });
+            let many_small = best(4096 * 64, &mut || {
+                std::hint::black_box(pi.encrypt_many(&sm).unwrap());
+            });
+            let alone_small = best(4096 * 64, &mut || {
+                for m in &sm {
+                    std::hint::black_box(pi.encrypt_message(m).unwrap());
+                }
+            });
+            println!(
+                "{:<16} {:<9} {:>9.2} {:>12.2} {:>12.2} {:>12.2}",
+                v.name(),
+                b.name(),
+                one,
+                many_mid,
+                many_small,
+                alone_small
+            );
+        }
+    }
+}
+
+fn messages<'a>(npub: &'a [u8], nsec: &'a [u8], set: &'a [Vec<u8>]) -> Vec<Message<'a>> {
+    set.iter()
+        .map(|m| Message {
+            npub,
+            nsec: Some(nsec),
+            ad: b"",
+            plaintext: m,
+        })
+        .collect()
+}

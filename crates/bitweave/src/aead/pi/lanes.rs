@@ -17,16 +17,84 @@ use super::word::Word;
 /// `L` states, word-sliced.
 pub type Soa<W, const L: usize> = [[W; L]; STATE_WORDS];
 
+/// What π needs of a value: add, XOR, rotate. Implemented for a word (one state) and for a
+/// vector of `L` words (one word of `L` states), so π is written once for both.
+pub trait Arx: Copy {
+    type Word: Word;
+    fn splat(w: Self::Word) -> Self;
+    fn add(self, o: Self) -> Self;
+    fn xor(self, o: Self) -> Self;
+    fn rotl(self, n: u32) -> Self;
+}
+
+impl<W: Word> Arx for W {
+    type Word = W;
+    #[inline(always)]
+    fn splat(w: W) -> Self {
+        w
+    }
+    #[inline(always)]
+    fn add(self, o: Self) -> Self {
+        Word::add(self, o)
+    }
+    #[inline(always)]
+    fn xor(self, o: Self) -> Self {
+        Word::xor(self, o)
+    }
+    #[inline(always)]
+    fn rotl(self, n: u32) -> Self {
+        Word::rotl(self, n)
+    }
+}
+
+/// One word of `L` states. Each operation is a short fixed-length loop, which LLVM turns into
+/// one (or a few) vector instructions.
+#[derive(Clone, Copy)]
+#[repr(transparent)]
+pub struct Lanes<W, const L: usize>(pub [W; L]);
+
+impl<W: Word, const L: usize> Arx for Lanes<W, L> {
+    type Word = W;
+    #[inline(always)]
+    fn splat(w: W) -> Self {
+        Lanes([w; L])
+    }
+    #[inline(always)]
+    fn add(self, o: Self) -> Self {
+        let mut r = self.0;
+        for l in 0..L {
+            r[l] = r[l].add(o.0[l]);
+        }
+        Lanes(r)
+    }
+    #[inline(always)]
+    fn xor(self, o: Self) -> Self {
+        let mut r = self.0;
+        for l in 0..L {
+            r[l] = r[l].xor(o.0[l]);
+        }
+        Lanes(r)
+    }
+    #[inline(always)]
+    fn rotl(self, n: u32) -> Self {
+        let mut r = self.0;
+        for l in 0..L {
+            r[l] = r[l].rotl(n);
+        }
+        Lanes(r)
+    }
+}
+
 /// μ on one chunk (four words) — the same equations as the reference.
 #[inline(always)]
-fn mu<W: Word>(x0: W, x1: W, x2: W, x3: W) -> [W; 4] {
-    let (c, r) = (W::C_MU, W::R_MU);
-    let x01 = x0.add(x1);
-    let x23 = x2.add(x3);
-    let s0 = c[0].add(x01).add(x2).rotl(r[0]);
-    let s1 = c[1].add(x01).add(x3).rotl(r[1]);
-    let s2 = c[2].add(x0).add(x23).rotl(r[2]);
-    let s3 = c[3].add(x1).add(x23).rotl(r[3]);
+fn mu<A: Arx>(x: [A; 4]) -> [A; 4] {
+    let (c, r) = (A::Word::C_MU, A::Word::R_MU);
+    let x01 = x[0].add(x[1]);
+    let x23 = x[2].add(x[3]);
+    let s0 = A::splat(c[0]).add(x01).add(x[2]).rotl(r[0]);
+    let s1 = A::splat(c[1]).add(x01).add(x[3]).rotl(r[1]);
+    let s2 = A::splat(c[2]).add(x[0]).add(x23).rotl(r[2]);
+    let s3 = A::splat(c[3]).add(x[1]).add(x23).rotl(r[3]);
     let s01 = s0.xor(s1);
     let s23 = s2.xor(s3);
     [s01.xor(s3), s01.xor(s2), s1.xor(s23), s0.xor(s23)]
@@ -34,14 +102,14 @@ fn mu<W: Word>(x0: W, x1: W, x2: W, x3: W) -> [W; 4] {
 
 /// ν on one chunk.
 #[inline(always)]
-fn nu<W: Word>(y0: W, y1: W, y2: W, y3: W) -> [W; 4] {
-    let (c, r) = (W::C_NU, W::R_NU);
-    let y01 = y0.add(y1);
-    let y23 = y2.add(y3);
-    let t0 = c[0].add(y0).add(y23).rotl(r[0]);
-    let t1 = c[1].add(y1).add(y23).rotl(r[1]);
-    let t2 = c[2].add(y01).add(y2).rotl(r[2]);
-    let t3 = c[3].add(y01).add(y3).rotl(r[3]);
+fn nu<A: Arx>(y: [A; 4]) -> [A; 4] {
+    let (c, r) = (A::Word::C_NU, A::Word::R_NU);
+    let y01 = y[0].add(y[1]);
+    let y23 = y[2].add(y[3]);
+    let t0 = A::splat(c[0]).add(y[0]).add(y23).rotl(r[0]);
+    let t1 = A::splat(c[1]).add(y[1]).add(y23).rotl(r[1]);
+    let t2 = A::splat(c[2]).add(y01).add(y[2]).rotl(r[2]);
+    let t3 = A::splat(c[3]).add(y01).add(y[3]).rotl(r[3]);
     let t01 = t0.xor(t1);
     let t23 = t2.xor(t3);
     [t1.xor(t23), t0.xor(t23), t01.xor(t3), t01.xor(t2)]
@@ -49,7 +117,7 @@ fn nu<W: Word>(y0: W, y1: W, y2: W, y3: W) -> [W; 4] {
 
 /// σ(a, b).
 #[inline(always)]
-fn sigma<W: Word>(a: [W; 4], b: [W; 4]) -> [W; 4] {
+fn sigma<A: Arx>(a: [A; 4], b: [A; 4]) -> [A; 4] {
     [
         a[1].add(b[1]),
         a[2].add(b[2]),
@@ -58,17 +126,7 @@ fn sigma<W: Word>(a: [W; 4], b: [W; 4]) -> [W; 4] {
     ]
 }
 
-#[inline(always)]
-fn mu4<W: Word>(x: [W; 4]) -> [W; 4] {
-    mu(x[0], x[1], x[2], x[3])
-}
-
-#[inline(always)]
-fn nu4<W: Word>(y: [W; 4]) -> [W; 4] {
-    nu(y[0], y[1], y[2], y[3])
-}
-
-/// The per-call constants: μ(C_r) and ν(C'_r) for each round.
+/// The per-call constants: μ(C_r) and ν(C'_r) for each round, as words.
 #[inline(always)]
 fn round_keys<W: Word>() -> [([W; 4], [W; 4]); ROUNDS] {
     core::array::from_fn(|r| {
@@ -84,28 +142,30 @@ fn round_keys<W: Word>() -> [([W; 4], [W; 4]); ROUNDS] {
             W::RC[8 * r + 6],
             W::RC[8 * r + 7],
         ];
-        (mu4(c), nu4(c2))
+        (mu(c), nu(c2))
     })
 }
 
-/// π on one state held in registers, with the round constants' halves precomputed.
+/// π on one state of `A` values, with the round constants' halves precomputed.
 #[inline(always)]
-fn pi_one<W: Word>(x: &mut [W; STATE_WORDS], keys: &[([W; 4], [W; 4]); ROUNDS]) {
-    for (muc, nuc2) in keys {
-        let ch = |i: usize| [x[4 * i], x[4 * i + 1], x[4 * i + 2], x[4 * i + 3]];
+fn pi_arx<A: Arx>(x: &mut [A; STATE_WORDS]) {
+    for (muc, nuc2) in round_keys::<A::Word>() {
+        let (muc, nuc2) = (muc.map(A::splat), nuc2.map(A::splat));
+        let ch =
+            |x: &[A; STATE_WORDS], i: usize| [x[4 * i], x[4 * i + 1], x[4 * i + 2], x[4 * i + 3]];
         // E1; each μ(J_k) is needed twice (by E1 and by E2), computed once.
-        let j0 = sigma(*muc, nu4(ch(0)));
-        let m0 = mu4(j0);
-        let j1 = sigma(m0, nu4(ch(1)));
-        let m1 = mu4(j1);
-        let j2 = sigma(m1, nu4(ch(2)));
-        let m2 = mu4(j2);
-        let j3 = sigma(m2, nu4(ch(3)));
+        let j0 = sigma(muc, nu(ch(x, 0)));
+        let m0 = mu(j0);
+        let j1 = sigma(m0, nu(ch(x, 1)));
+        let m1 = mu(j1);
+        let j2 = sigma(m1, nu(ch(x, 2)));
+        let m2 = mu(j2);
+        let j3 = sigma(m2, nu(ch(x, 3)));
         // E2.
-        let i3 = sigma(mu4(j3), *nuc2);
-        let i2 = sigma(m2, nu4(i3));
-        let i1 = sigma(m1, nu4(i2));
-        let i0 = sigma(m0, nu4(i1));
+        let i3 = sigma(mu(j3), nuc2);
+        let i2 = sigma(m2, nu(i3));
+        let i1 = sigma(m1, nu(i2));
+        let i0 = sigma(m0, nu(i1));
         x[0..4].copy_from_slice(&i0);
         x[4..8].copy_from_slice(&i1);
         x[8..12].copy_from_slice(&i2);
@@ -114,22 +174,19 @@ fn pi_one<W: Word>(x: &mut [W; STATE_WORDS], keys: &[([W; 4], [W; 4]); ROUNDS]) 
 }
 
 /// π on every lane of `s`. `#[inline(always)]` so that a `#[target_feature]` caller compiles
-/// the lane loop with its features.
+/// it with its features.
 #[inline(always)]
 pub fn pi_lanes<W: Word, const L: usize>(s: &mut Soa<W, L>) {
-    let keys = round_keys::<W>();
-    for l in 0..L {
-        let mut x: [W; STATE_WORDS] = core::array::from_fn(|i| s[i][l]);
-        pi_one(&mut x, &keys);
-        for i in 0..STATE_WORDS {
-            s[i][l] = x[i];
-        }
+    let mut x: [Lanes<W, L>; STATE_WORDS] = core::array::from_fn(|i| Lanes(s[i]));
+    pi_arx(&mut x);
+    for i in 0..STATE_WORDS {
+        s[i] = x[i].0;
     }
 }
 
 /// π on a single state (the scalar tail path).
 pub fn pi_single<W: Word>(x: &mut [W; STATE_WORDS]) {
-    pi_one(x, &round_keys::<W>());
+    pi_arx(x);
 }
 
 /// The portable lane kernel (no target features beyond the build's baseline).
