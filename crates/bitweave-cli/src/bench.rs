@@ -14,7 +14,7 @@ use bitweave::{Cipher, CipherKind, Direction, Mode, Suite};
 use clap::Args;
 use serde::Serialize;
 
-use crate::openssl_peer::Peer;
+use crate::{gcrypt_peer, openssl_peer};
 
 #[derive(Args)]
 pub struct BenchArgs {
@@ -60,6 +60,10 @@ struct Row {
     openssl_gbps: Option<f64>,
     openssl_cycles_per_byte: Option<f64>,
     ratio_vs_openssl: Option<f64>,
+    /// libgcrypt, the second peer (null where it lacks the operation).
+    gcrypt_gbps: Option<f64>,
+    gcrypt_cycles_per_byte: Option<f64>,
+    ratio_vs_gcrypt: Option<f64>,
     constant_time: bool,
 }
 
@@ -93,13 +97,25 @@ pub fn run(args: BenchArgs) -> Result<()> {
     let budget = Duration::from_millis(args.time_ms.max(1));
     if !args.json {
         println!(
-            "bitweave bench: {} B buffers, cycles = TSC at {:.2} GHz, best of 3 alternating runs; OpenSSL on 1 thread",
+            "bitweave bench: {} B buffers, cycles = TSC at {:.2} GHz, best of 3 alternating runs; peers on 1 thread: {}, libgcrypt {}",
             args.size,
-            tsc_hz / 1e9
+            tsc_hz / 1e9,
+            openssl::version::version(),
+            gcrypt_peer::version()
         );
         println!(
-            "{:<16} {:<3} {:<9} {:>3} {:>3} {:>9} {:>8} {:>9} {:>8} {:>7}",
-            "suite", "dir", "backend", "thr", "N", "MB/s", "c/B", "ossl MB/s", "ossl c/B", "ratio"
+            "{:<16} {:<3} {:<9} {:>3} {:>3} {:>9} {:>8} {:>8} {:>7} {:>8} {:>7}",
+            "suite",
+            "dir",
+            "backend",
+            "thr",
+            "N",
+            "MB/s",
+            "c/B",
+            "ossl c/B",
+            "vs ossl",
+            "gcry c/B",
+            "vs gcry"
         );
     }
     let mut rows = Vec::new();
@@ -129,7 +145,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
 fn print_row(r: &Row) {
     let opt = |v: Option<f64>, prec: usize| v.map_or("-".to_string(), |x| format!("{x:.prec$}"));
     println!(
-        "{:<16} {:<3} {:<9} {:>3} {:>3} {:>9.1} {:>8.2} {:>9} {:>8} {:>7}",
+        "{:<16} {:<3} {:<9} {:>3} {:>3} {:>9.1} {:>8.2} {:>8} {:>7} {:>8} {:>7}",
         r.cipher,
         r.direction,
         r.backend,
@@ -137,9 +153,10 @@ fn print_row(r: &Row) {
         r.interleave,
         r.gbps * 1e3,
         r.cycles_per_byte,
-        opt(r.openssl_gbps.map(|g| g * 1e3), 1),
         opt(r.openssl_cycles_per_byte, 2),
-        opt(r.ratio_vs_openssl, 2)
+        opt(r.ratio_vs_openssl, 2),
+        opt(r.gcrypt_cycles_per_byte, 2),
+        opt(r.ratio_vs_gcrypt, 2)
     );
 }
 
@@ -189,30 +206,33 @@ fn measure(
         out.clear();
         crypter.update(&input, &mut out);
     };
+    // The peers run one thread on the `--size` buffer (16 KiB: OpenSSL's `speed` best case)
+    // in the standard mode (they have no interleaving), keyed alike.
     let peer_iv = &iv[..params.iv_len(bs).min(bs)];
-    let mut peer = Peer::new(suite, dir, &key, peer_iv);
-    // OpenSSL runs one thread on the `--size` buffer (16 KiB: its `speed` best case).
     let peer_size = size.min(args.size).max(bs);
     let peer_in: Vec<u8> = (0..peer_size).map(|i| (i as u8).wrapping_mul(13)).collect();
     let mut peer_out = vec![0u8; peer_size + 2 * bs];
+    let mut ossl = openssl_peer::Peer::new(suite, dir, &key, peer_iv);
+    let mut gcry = gcrypt_peer::Peer::new(suite, dir, &key, peer_iv);
 
-    let mut best_ours = f64::MAX;
-    let mut best_peer = f64::MAX;
+    let (mut best_ours, mut best_ossl, mut best_gcry) = (f64::MAX, f64::MAX, f64::MAX);
     for _ in 0..3 {
         best_ours = best_ours.min(clock::cycles_per_call(&mut ours, budget));
-        if let Some(p) = peer.as_mut() {
+        if let Some(p) = ossl.as_mut() {
             let mut call = || p.update(&peer_in, &mut peer_out);
-            best_peer = best_peer.min(clock::cycles_per_call(&mut call, budget));
+            best_ossl = best_ossl.min(clock::cycles_per_call(&mut call, budget));
+        }
+        if let Some(p) = gcry.as_mut() {
+            let mut call = || p.update(&peer_in, &mut peer_out);
+            best_gcry = best_gcry.min(clock::cycles_per_call(&mut call, budget));
         }
     }
     let cpb = best_ours / size as f64;
     let gbps = tsc_hz / cpb / 1e9;
-    let (openssl_gbps, openssl_cpb) = if peer.is_some() {
-        let c = best_peer / peer_size as f64;
-        (Some(tsc_hz / c / 1e9), Some(c))
-    } else {
-        (None, None)
-    };
+    let peer_cpb = |present: bool, best: f64| present.then(|| best / peer_size as f64);
+    let openssl_cpb = peer_cpb(ossl.is_some(), best_ossl);
+    let gcrypt_cpb = peer_cpb(gcry.is_some(), best_gcry);
+    let to_gbps = |c: f64| tsc_hz / c / 1e9;
     Ok(Row {
         cipher: suite.to_string(),
         direction: dir.name(),
@@ -222,9 +242,12 @@ fn measure(
         bytes: size,
         gbps,
         cycles_per_byte: cpb,
-        openssl_gbps,
+        openssl_gbps: openssl_cpb.map(to_gbps),
         openssl_cycles_per_byte: openssl_cpb,
-        ratio_vs_openssl: openssl_gbps.map(|o| gbps / o),
+        ratio_vs_openssl: openssl_cpb.map(|c| c / cpb),
+        gcrypt_gbps: gcrypt_cpb.map(to_gbps),
+        gcrypt_cycles_per_byte: gcrypt_cpb,
+        ratio_vs_gcrypt: gcrypt_cpb.map(|c| c / cpb),
         constant_time: info.constant_time,
     })
 }

@@ -5,8 +5,10 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod aead;
 mod bench;
 mod crypt;
+mod gcrypt_peer;
 mod list;
 mod openssl_peer;
 mod output;
@@ -33,6 +35,10 @@ enum Command {
     List,
     /// Measure throughput and cycles/byte, with OpenSSL measured in the same run.
     Bench(bench::BenchArgs),
+    /// Authenticated encryption with π-Cipher v2: writes E(nsec) || C || T.
+    AeadEnc(aead::AeadArgs),
+    /// Authenticated decryption with π-Cipher v2: checks the tag, then writes the plaintext.
+    AeadDec(aead::AeadArgs),
     /// Run an architecture model of a paper's hardware (`bitweave sim list`).
     Sim(sim::SimArgs),
 }
@@ -45,6 +51,8 @@ fn main() -> ExitCode {
         Command::List => list::run(),
         Command::Bench(args) => bench::run(args),
         Command::Sim(args) => sim::run(args),
+        Command::AeadEnc(args) => aead::run(args, true),
+        Command::AeadDec(args) => aead::run(args, false),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,137 @@
+//! libgcrypt as a second benchmark peer (it has AES-NI/VAES code paths), through its C
+//! API: a handle per suite and direction, fed the same buffers as bitweave and OpenSSL.
+#![allow(unsafe_code)]
+
+use std::ffi::{c_char, c_int, c_uint, c_void, CStr};
+use std::sync::Once;
+
+use bitweave::{CipherKind, Direction, Mode, Suite};
+
+type Handle = *mut c_void;
+type GcryError = c_uint;
+
+extern "C" {
+    fn gcry_check_version(req: *const c_char) -> *const c_char;
+    fn gcry_control(cmd: c_int, ...) -> GcryError;
+    fn gcry_cipher_open(h: *mut Handle, algo: c_int, mode: c_int, flags: c_uint) -> GcryError;
+    fn gcry_cipher_close(h: Handle);
+    fn gcry_cipher_setkey(h: Handle, key: *const c_void, len: usize) -> GcryError;
+    fn gcry_cipher_setiv(h: Handle, iv: *const c_void, len: usize) -> GcryError;
+    fn gcry_cipher_setctr(h: Handle, ctr: *const c_void, len: usize) -> GcryError;
+    fn gcry_cipher_encrypt(
+        h: Handle,
+        out: *mut c_void,
+        outlen: usize,
+        inp: *const c_void,
+        inlen: usize,
+    ) -> GcryError;
+    fn gcry_cipher_decrypt(
+        h: Handle,
+        out: *mut c_void,
+        outlen: usize,
+        inp: *const c_void,
+        inlen: usize,
+    ) -> GcryError;
+}
+
+const GCRYCTL_DISABLE_SECMEM: c_int = 37;
+const GCRYCTL_INITIALIZATION_FINISHED: c_int = 38;
+
+static INIT: Once = Once::new();
+
+/// libgcrypt's version string.
+pub fn version() -> String {
+    init();
+    // SAFETY: a null argument only queries; the result is a static NUL-terminated string.
+    unsafe { CStr::from_ptr(gcry_check_version(std::ptr::null())) }
+        .to_string_lossy()
+        .into_owned()
+}
+
+fn init() {
+    INIT.call_once(|| {
+        // SAFETY: the documented initialisation sequence, run once before any other call.
+        unsafe {
+            gcry_check_version(std::ptr::null());
+            gcry_control(GCRYCTL_DISABLE_SECMEM, 0);
+            gcry_control(GCRYCTL_INITIALIZATION_FINISHED, 0);
+        }
+    });
+}
+
+/// An open libgcrypt cipher handle for one suite and direction.
+pub struct Peer {
+    handle: Handle,
+    decrypt: bool,
+}
+
+impl Drop for Peer {
+    fn drop(&mut self) {
+        // SAFETY: the handle came from gcry_cipher_open and is closed once.
+        unsafe { gcry_cipher_close(self.handle) }
+    }
+}
+
+impl Peer {
+    /// `None` when libgcrypt lacks the suite (CFB1, CTR for 64-bit blocks is fine).
+    pub fn new(suite: &Suite, dir: Direction, key: &[u8], iv: &[u8]) -> Option<Peer> {
+        init();
+        let algo = match suite.cipher {
+            CipherKind::Aes128 => 7,
+            CipherKind::Aes192 => 8,
+            CipherKind::Aes256 => 9,
+            CipherKind::Des => 302,
+            CipherKind::DesEde | CipherKind::DesEde3 => 2,
+            CipherKind::Seed => 309,
+        };
+        let mode = match suite.mode {
+            Mode::Ecb => 1,
+            Mode::Cfb => 2,
+            Mode::Cbc => 3,
+            Mode::Ofb => 5,
+            Mode::Ctr => 6,
+            Mode::Cfb8 => 12,
+            Mode::Cfb1 => return None,
+        };
+        // Two-key 3DES is three-key 3DES with K3 = K1.
+        let key: Vec<u8> = match suite.cipher {
+            CipherKind::DesEde => [key, &key[..8]].concat(),
+            _ => key.to_vec(),
+        };
+        let mut handle: Handle = std::ptr::null_mut();
+        // SAFETY: out-pointer to a local; key/iv pointers and lengths come from slices.
+        unsafe {
+            if gcry_cipher_open(&mut handle, algo, mode, 0) != 0 {
+                return None;
+            }
+            let peer = Peer {
+                handle,
+                decrypt: dir == Direction::Decrypt,
+            };
+            if gcry_cipher_setkey(handle, key.as_ptr().cast(), key.len()) != 0 {
+                return None;
+            }
+            let err = match suite.mode {
+                Mode::Ecb => 0,
+                Mode::Ctr => gcry_cipher_setctr(handle, iv.as_ptr().cast(), iv.len()),
+                _ => gcry_cipher_setiv(handle, iv.as_ptr().cast(), iv.len()),
+            };
+            (err == 0).then_some(peer)
+        }
+    }
+
+    /// Transforms `input` into `output` (at least as long).
+    pub fn update(&mut self, input: &[u8], output: &mut [u8]) {
+        assert!(output.len() >= input.len());
+        // SAFETY: both buffers are valid for the lengths passed.
+        let err = unsafe {
+            let (o, i) = (output.as_mut_ptr().cast(), input.as_ptr().cast());
+            if self.decrypt {
+                gcry_cipher_decrypt(self.handle, o, output.len(), i, input.len())
+            } else {
+                gcry_cipher_encrypt(self.handle, o, output.len(), i, input.len())
+            }
+        };
+        assert_eq!(err, 0, "libgcrypt cipher call failed");
+    }
+}
