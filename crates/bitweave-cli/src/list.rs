@@ -28,6 +28,7 @@ pub fn run() -> Result<()> {
             .collect::<Vec<_>>()
             .join(" ")
     );
+    crate::aead::print_list();
     println!();
     println!("Backends:");
     println!(
