@@ -48,6 +48,53 @@ pub trait BlockCipher: Send + Sync {
     fn encrypt_chains(&self, feedback: Feedback, state: &mut [u8], data: &mut [u8]) {
         chains_by_rows(self, feedback, state, data)
     }
+
+    /// XORs a counter-mode keystream into `data`: block i gets E(counter + i), the whole
+    /// block being one big-endian integer that wraps; a final partial block takes the
+    /// leading bytes of its keystream block. Advances `counter` past every block touched.
+    /// These are independent blocks like any batch; the default generates the counter
+    /// blocks and hands them to [`encrypt_blocks`](Self::encrypt_blocks), a backend may
+    /// build them in registers instead.
+    fn ctr_keystream_xor(&self, counter: &mut [u8], data: &mut [u8]) {
+        ctr_by_batches(self, counter, data)
+    }
+}
+
+/// Counter blocks per `encrypt_blocks` call in [`ctr_by_batches`].
+const CTR_BATCH: usize = 256;
+
+/// The portable counter-mode loop: batches of counter blocks through `encrypt_blocks`.
+pub fn ctr_by_batches<C: BlockCipher + ?Sized>(c: &C, counter: &mut [u8], data: &mut [u8]) {
+    let bs = counter.len();
+    let mut keystream = [0u8; CTR_BATCH * MAX_BLOCK];
+    let mut used = 0;
+    for chunk in data.chunks_mut(bs * CTR_BATCH) {
+        let ks = &mut keystream[..chunk.len().div_ceil(bs) * bs];
+        for b in ks.chunks_exact_mut(bs) {
+            b.copy_from_slice(counter);
+            add_be(counter, 1);
+        }
+        c.encrypt_blocks(ks);
+        xor(chunk, ks);
+        used = used.max(ks.len());
+    }
+    // Wipe only what held keystream (volatile writes are slow on a whole buffer).
+    zeroize::Zeroize::zeroize(&mut keystream[..used]);
+}
+
+/// Adds `n` to a big-endian 64- or 128-bit integer, wrapping.
+pub fn add_be(counter: &mut [u8], n: u64) {
+    match counter.len() {
+        16 => {
+            let v = u128::from_be_bytes(counter.try_into().unwrap()).wrapping_add(n as u128);
+            counter.copy_from_slice(&v.to_be_bytes());
+        }
+        8 => {
+            let v = u64::from_be_bytes(counter.try_into().unwrap()).wrapping_add(n);
+            counter.copy_from_slice(&v.to_be_bytes());
+        }
+        other => unreachable!("block sizes are 8 or 16, not {other}"),
+    }
 }
 
 /// The portable chain loop: each row of N blocks is one batch for `encrypt_blocks`.
@@ -89,7 +136,8 @@ pub enum Feedback {
     Ofb,
 }
 
-fn xor(dst: &mut [u8], src: &[u8]) {
+/// `dst ^= src` over the length of `dst` (`src` at least as long).
+pub(crate) fn xor(dst: &mut [u8], src: &[u8]) {
     dst.iter_mut().zip(src).for_each(|(d, s)| *d ^= s);
 }
 
@@ -244,5 +292,8 @@ impl BlockCipher for Cipher {
     }
     fn encrypt_chains(&self, feedback: Feedback, state: &mut [u8], data: &mut [u8]) {
         self.backend.encrypt_chains(feedback, state, data)
+    }
+    fn ctr_keystream_xor(&self, counter: &mut [u8], data: &mut [u8]) {
+        self.backend.ctr_keystream_xor(counter, data)
     }
 }

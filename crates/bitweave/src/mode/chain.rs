@@ -138,8 +138,8 @@ impl Chain {
                     r[a..b].copy_from_slice(g);
                 }
                 self.row[a..b].copy_from_slice(state);
+                // `buf` now holds output; only the feedback state (OFB keystream) is secret.
                 state.zeroize();
-                buf.zeroize();
             }
         }
     }

@@ -43,7 +43,10 @@ impl Level {
                 aesni && is_x86_feature_detected!("vaes") && is_x86_feature_detected!("avx2")
             }
             Level::Vaes512 => {
-                aesni && is_x86_feature_detected!("vaes") && is_x86_feature_detected!("avx512f")
+                aesni
+                    && is_x86_feature_detected!("vaes")
+                    && is_x86_feature_detected!("avx512f")
+                    && is_x86_feature_detected!("avx512bw")
             }
         }
     }
@@ -62,7 +65,7 @@ impl Level {
         match self {
             Level::AesNi => &["aes", "sse2"],
             Level::Vaes256 => &["aes", "vaes", "avx2"],
-            Level::Vaes512 => &["aes", "vaes", "avx512f"],
+            Level::Vaes512 => &["aes", "vaes", "avx512f", "avx512bw"],
         }
     }
 
@@ -466,6 +469,54 @@ chains_fn!(
     _mm512_aesenclast_epi128
 );
 
+/// Counter mode on VAES-512: 32 counter blocks per group, built in registers (a 64-bit
+/// add on the low half and a byte reversal per lane) whenever the low 64 bits do not carry
+/// within the group; a group that carries, and the tail, take the portable path.
+#[target_feature(enable = "aes,sse2,avx512f,avx512bw,vaes")]
+unsafe fn ctr_vaes512(aes: &AesX86, counter: &mut [u8], data: &mut [u8]) {
+    let (keys, rounds) = (&aes.enc, aes.rounds);
+    let k: [__m512i; 15] = load_keys_128(keys, rounds).map(|x| _mm512_broadcast_i32x4(x));
+    // Reverses the 16 bytes of each 128-bit lane (little-endian integer ↔ big-endian block).
+    let reverse = _mm512_broadcast_i32x4(_mm_set_epi8(
+        0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+    ));
+    // Register i holds blocks 4i..4i+3: add 4i+j to the low qword of lane j.
+    let inc: [__m512i; 8] = core::array::from_fn(|i| {
+        let b = 4 * i as i64;
+        _mm512_set_epi64(0, b + 3, 0, b + 2, 0, b + 1, 0, b)
+    });
+    let mut ctr = u128::from_be_bytes(counter[..16].try_into().unwrap());
+    let mut groups = data.chunks_exact_mut(512);
+    for g in &mut groups {
+        let lo = ctr as u64;
+        if lo.checked_add(31).is_none() {
+            let mut c = ctr.to_be_bytes();
+            crate::cipher::ctr_by_batches(aes, &mut c, g);
+            ctr = u128::from_be_bytes(c);
+            continue;
+        }
+        let base = _mm512_broadcast_i32x4(_mm_set_epi64x((ctr >> 64) as i64, lo as i64));
+        let mut x: [__m512i; 8] = core::array::from_fn(|i| {
+            _mm512_xor_si512(
+                _mm512_shuffle_epi8(_mm512_add_epi64(base, inc[i]), reverse),
+                k[0],
+            )
+        });
+        for kr in &k[1..rounds] {
+            x = x.map(|v| _mm512_aesenc_epi128(v, *kr));
+        }
+        let p = g.as_mut_ptr();
+        for (i, v) in x.iter().enumerate() {
+            let ks = _mm512_aesenclast_epi128(*v, k[rounds]);
+            let d = _mm512_loadu_si512(p.add(64 * i).cast());
+            _mm512_storeu_si512(p.add(64 * i).cast(), _mm512_xor_si512(d, ks));
+        }
+        ctr = ctr.wrapping_add(32);
+    }
+    counter.copy_from_slice(&ctr.to_be_bytes());
+    crate::cipher::ctr_by_batches(aes, counter, groups.into_remainder());
+}
+
 impl BlockCipher for AesX86 {
     fn block_size(&self) -> usize {
         16
@@ -482,6 +533,14 @@ impl BlockCipher for AesX86 {
     fn decrypt_blocks(&self, blocks: &mut [u8]) {
         self.crypt(blocks, true)
     }
+    fn ctr_keystream_xor(&self, counter: &mut [u8], data: &mut [u8]) {
+        match self.level {
+            // SAFETY: an AesX86 at Vaes512 exists only where its features were detected.
+            Level::Vaes512 => unsafe { ctr_vaes512(self, counter, data) },
+            _ => crate::cipher::ctr_by_batches(self, counter, data),
+        }
+    }
+
     fn encrypt_chains(&self, feedback: Feedback, state: &mut [u8], data: &mut [u8]) {
         assert!(
             !state.is_empty() && data.len().is_multiple_of(state.len()),
