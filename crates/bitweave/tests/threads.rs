@@ -59,3 +59,37 @@ fn output_is_independent_of_thread_count() {
         }
     }
 }
+
+/// Multi-stream runs large enough to split across threads equal separate standard runs.
+#[test]
+fn multi_stream_is_independent_of_thread_count() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(65);
+    for kind in [CipherKind::Aes128, CipherKind::Seed] {
+        let bs = kind.block_size();
+        let cipher = Cipher::new(kind, &vec![9u8; kind.key_len()]).unwrap();
+        for mode in [Mode::Cbc, Mode::Cfb, Mode::Ofb, Mode::Cfb8] {
+            let params = Suite { cipher: kind, mode }.params();
+            let msgs: Vec<Vec<u8>> = (0..40)
+                .map(|_| {
+                    let max = if mode == Mode::Cfb8 { 4000 } else { 40_000 };
+                    let mut m = vec![0u8; rng.gen_range(0..max)];
+                    rng.fill_bytes(&mut m);
+                    m
+                })
+                .collect();
+            let ivs: Vec<Vec<u8>> = (0..40).map(|i| vec![i as u8; bs]).collect();
+            let m: Vec<&[u8]> = msgs.iter().map(|x| x.as_slice()).collect();
+            let v: Vec<&[u8]> = ivs.iter().map(|x| x.as_slice()).collect();
+            let separate: Vec<Vec<u8>> = m
+                .iter()
+                .zip(&v)
+                .map(|(m, iv)| params.threads(1).encrypt_all(&cipher, iv, m).unwrap())
+                .collect();
+            for t in [1, 2, 7] {
+                let got =
+                    bitweave::mode::multi::encrypt(&params.threads(t), &cipher, &v, &m).unwrap();
+                assert!(got == separate, "{kind}-{mode} multi-stream on {t} threads");
+            }
+        }
+    }
+}

@@ -16,8 +16,9 @@ use super::xor_in_place;
 use crate::cipher::{BlockCipher, Feedback};
 use crate::engine::parallel;
 
-/// Rows per batch for the parallel directions (CBC and CFB decryption).
-const ROWS_PER_SLAB: usize = 64;
+/// Bytes per batch (at least one row) for the parallel directions (CBC and CFB
+/// decryption): large enough that per-call costs vanish, small enough to stay in L1.
+const SLAB_BYTES: usize = 8 * 1024;
 
 /// Bytes gathered per slab when groups of interleaved streams run on several threads.
 const GROUP_SLAB_BYTES: usize = 256 * 1024;
@@ -174,7 +175,8 @@ impl Chain {
     /// CBC or CFB decryption on the calling thread, in slabs of rows.
     fn decrypt_slabs(&mut self, c: &dyn BlockCipher, data: &mut [u8], cfb: bool) {
         let bs = c.block_size();
-        let slab = self.row.len() * ROWS_PER_SLAB;
+        let row_len = self.row.len();
+        let slab = (SLAB_BYTES / row_len).max(1) * row_len;
         for s in data.chunks_mut(slab) {
             if cfb {
                 let used = s.len().div_ceil(bs) * bs;

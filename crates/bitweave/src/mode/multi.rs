@@ -12,6 +12,7 @@ use super::cfb_bits::ShiftRegisters;
 use super::chain::Chain;
 use super::{padding, Direction, Mode, ModeParams};
 use crate::cipher::{BlockCipher, Cipher};
+use crate::engine::parallel;
 use crate::error::{Error, Result};
 
 /// Encrypts K messages, message k with `ivs[k]`. `params.interleave` must be 1.
@@ -68,88 +69,91 @@ fn run(
     // Validate every IV and length up front (a Crypter reports the same errors as a
     // single-message run would), and apply padding.
     let bs = cipher.block_size();
-    let mut bufs = Vec::with_capacity(messages.len());
-    for (m, iv) in messages.iter().zip(ivs) {
+    let mut jobs = Vec::with_capacity(messages.len());
+    for (index, (m, iv)) in messages.iter().zip(ivs).enumerate() {
         params.crypter(cipher, dir, iv)?;
-        let mut b = m.to_vec();
+        let mut buf = m.to_vec();
         if params.padding {
-            b.extend_from_slice(&padding::pad(b.len(), bs));
-        } else if params.mode.whole_blocks() && b.len() % bs != 0 {
+            buf.extend_from_slice(&padding::pad(buf.len(), bs));
+        } else if params.mode.whole_blocks() && !buf.len().is_multiple_of(bs) {
             return Err(Error::NotWholeBlocks {
-                len: b.len() as u64,
+                len: buf.len() as u64,
                 block: bs,
             });
         }
-        bufs.push(b);
+        jobs.push(Job { index, iv, buf });
     }
-    let mut order: Vec<usize> = (0..bufs.len()).collect();
-    order.sort_by_key(|&k| std::cmp::Reverse(bufs[k].len()));
-    let sorted_ivs: Vec<u8> = order.iter().flat_map(|&k| ivs[k].iter().copied()).collect();
-    match params.mode {
-        Mode::Cfb8 | Mode::Cfb1 => {
-            bit_streams(cipher, params.mode, dir, &sorted_ivs, &order, &mut bufs)
-        }
-        _ => block_streams(cipher, params.mode, dir, &sorted_ivs, &order, &mut bufs),
+    // Longest first, so the running messages are always a prefix; dealt round-robin to
+    // the threads, which keeps every group sorted and the groups balanced.
+    jobs.sort_by_key(|j| std::cmp::Reverse(j.buf.len()));
+    let total = jobs.iter().map(|j| j.buf.len()).sum();
+    let parts = parallel::chunks_for(total, params.threads).min(jobs.len());
+    let mut groups: Vec<Vec<Job>> = (0..parts).map(|_| Vec::new()).collect();
+    for (i, job) in jobs.into_iter().enumerate() {
+        groups[i % parts].push(job);
     }
-    Ok(bufs)
+    parallel::for_each_mut(&mut groups, |group| match params.mode {
+        Mode::Cfb8 | Mode::Cfb1 => bit_streams(cipher, params.mode, dir, group),
+        _ => block_streams(cipher, params.mode, group),
+    });
+    let mut out = vec![Vec::new(); messages.len()];
+    for job in groups.into_iter().flatten() {
+        out[job.index] = job.buf;
+    }
+    Ok(out)
 }
 
-/// CBC/CFB encryption and OFB: step j gathers block j of every running message into one
-/// row (a partial final block is zero-filled and only its real bytes are kept).
-fn block_streams(
-    c: &Cipher,
-    mode: Mode,
-    dir: Direction,
-    ivs: &[u8],
-    order: &[usize],
-    bufs: &mut [Vec<u8>],
-) {
+/// One message of a multi-stream run: its position, its IV and its buffer (transformed
+/// in place).
+struct Job<'a> {
+    index: usize,
+    iv: &'a [u8],
+    buf: Vec<u8>,
+}
+
+/// CBC/CFB encryption and OFB over `jobs` (longest first): step j gathers block j of
+/// every running message into one row (a partial final block is zero-filled and only its
+/// real bytes are kept).
+fn block_streams(c: &Cipher, mode: Mode, jobs: &mut [Job]) {
     let bs = c.block_size();
-    let mut chain = Chain::new(ivs);
-    let steps = bufs[order[0]].len().div_ceil(bs);
+    let ivs: Vec<u8> = jobs.iter().flat_map(|j| j.iv.iter().copied()).collect();
+    let mut chain = Chain::new(&ivs);
+    let steps = jobs[0].buf.len().div_ceil(bs);
     let mut row = Vec::with_capacity(chain.row_len());
     for j in 0..steps {
-        let running = order
-            .iter()
-            .take_while(|&&k| bufs[k].len() > j * bs)
-            .count();
+        let running = jobs.iter().take_while(|job| job.buf.len() > j * bs).count();
         row.clear();
-        for &k in &order[..running] {
-            let m = &bufs[k][j * bs..bufs[k].len().min((j + 1) * bs)];
+        for job in &jobs[..running] {
+            let m = &job.buf[j * bs..job.buf.len().min((j + 1) * bs)];
             row.extend_from_slice(m);
             row.resize(row.len() + bs - m.len(), 0);
         }
-        match (mode, dir) {
-            (Mode::Cbc, _) => chain.cbc_encrypt(c, &mut row, 1),
-            (Mode::Cfb, _) => chain.cfb_encrypt(c, &mut row, 1),
+        match mode {
+            Mode::Cbc => chain.cbc_encrypt(c, &mut row, 1),
+            Mode::Cfb => chain.cfb_encrypt(c, &mut row, 1),
             _ => chain.ofb(c, &mut row, 1),
         }
-        for (t, &k) in order[..running].iter().enumerate() {
-            let end = bufs[k].len().min((j + 1) * bs);
+        for (t, job) in jobs[..running].iter_mut().enumerate() {
+            let end = job.buf.len().min((j + 1) * bs);
             let n = end - j * bs;
-            bufs[k][j * bs..end].copy_from_slice(&row[t * bs..t * bs + n]);
+            job.buf[j * bs..end].copy_from_slice(&row[t * bs..t * bs + n]);
         }
     }
     zeroize::Zeroize::zeroize(&mut row);
 }
 
-/// CFB8/CFB1: step j advances byte j (or its eight bits) of every running message.
-fn bit_streams(
-    c: &Cipher,
-    mode: Mode,
-    dir: Direction,
-    ivs: &[u8],
-    order: &[usize],
-    bufs: &mut [Vec<u8>],
-) {
-    let mut regs = ShiftRegisters::new(ivs, c.block_size());
+/// CFB8/CFB1 over `jobs` (longest first): step j advances byte j (or its eight bits) of
+/// every running message.
+fn bit_streams(c: &Cipher, mode: Mode, dir: Direction, jobs: &mut [Job]) {
+    let ivs: Vec<u8> = jobs.iter().flat_map(|j| j.iv.iter().copied()).collect();
+    let mut regs = ShiftRegisters::new(&ivs, c.block_size());
     let decrypt = dir == Direction::Decrypt;
-    let steps = bufs[order[0]].len();
-    let mut column = Vec::with_capacity(order.len());
+    let steps = jobs[0].buf.len();
+    let mut column = Vec::with_capacity(jobs.len());
     for j in 0..steps {
-        let running = order.iter().take_while(|&&k| bufs[k].len() > j).count();
+        let running = jobs.iter().take_while(|job| job.buf.len() > j).count();
         column.clear();
-        column.extend(order[..running].iter().map(|&k| bufs[k][j]));
+        column.extend(jobs[..running].iter().map(|job| job.buf[j]));
         if mode == Mode::Cfb8 {
             regs.cfb8_step(c, &mut column, decrypt);
         } else {
@@ -157,8 +161,8 @@ fn bit_streams(
                 regs.cfb1_step(c, &mut column, bit, decrypt);
             }
         }
-        for (t, &k) in order[..running].iter().enumerate() {
-            bufs[k][j] = column[t];
+        for (t, job) in jobs[..running].iter_mut().enumerate() {
+            job.buf[j] = column[t];
         }
     }
     zeroize::Zeroize::zeroize(&mut column);
