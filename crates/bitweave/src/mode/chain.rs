@@ -12,8 +12,7 @@
 
 use zeroize::Zeroize;
 
-use super::xor_in_place;
-use crate::cipher::{BlockCipher, Feedback};
+use crate::cipher::{xor, BlockCipher, Feedback};
 use crate::engine::parallel;
 
 /// Bytes per batch (at least one row) for the parallel directions (CBC and CFB
@@ -186,7 +185,7 @@ impl Chain {
                 self.load_previous_ciphertext(s, s.len());
                 c.decrypt_blocks(s);
             }
-            xor_in_place(s, &self.scratch);
+            xor(s, &self.scratch);
         }
     }
 

@@ -206,10 +206,3 @@ impl ModeParams {
         Ok(out)
     }
 }
-
-/// `dst ^= src` over the length of `dst` (`src` must be at least as long).
-pub(crate) fn xor_in_place(dst: &mut [u8], src: &[u8]) {
-    for (d, s) in dst.iter_mut().zip(src) {
-        *d ^= s;
-    }
-}
