@@ -58,6 +58,38 @@ pub trait BlockCipher: Send + Sync {
     fn ctr_keystream_xor(&self, counter: &mut [u8], data: &mut [u8]) {
         ctr_by_batches(self, counter, data)
     }
+
+    /// CBC decryption of N interleaved streams, in place: P_i = D(C_i) ⊕ C_{i-N}, where
+    /// the N ciphertext blocks before `data` are `prev` (the IVs at first). `data` is whole
+    /// blocks; when it is whole rows, `prev` becomes its last row. Every block is
+    /// independent; the default batches slabs through
+    /// [`decrypt_blocks`](Self::decrypt_blocks), a backend may fuse the XOR.
+    fn cbc_decrypt_rows(&self, prev: &mut [u8], data: &mut [u8]) {
+        cbc_decrypt_by_slabs(self, prev, data)
+    }
+}
+
+/// Bytes per `decrypt_blocks` call in [`cbc_decrypt_by_slabs`] (at least one row).
+const CBC_SLAB: usize = 8 * 1024;
+
+/// The portable CBC decryption loop: copy the ciphertext one row behind each slab, decrypt
+/// the slab in place, XOR.
+pub fn cbc_decrypt_by_slabs<C: BlockCipher + ?Sized>(c: &C, prev: &mut [u8], data: &mut [u8]) {
+    let row = prev.len();
+    let slab = (CBC_SLAB / row).max(1) * row;
+    let mut behind = Vec::with_capacity(slab);
+    for s in data.chunks_mut(slab) {
+        behind.clear();
+        behind.extend_from_slice(&prev[..row.min(s.len())]);
+        if s.len() > row {
+            behind.extend_from_slice(&s[..s.len() - row]);
+        }
+        if s.len() >= row && s.len().is_multiple_of(row) {
+            prev.copy_from_slice(&s[s.len() - row..]);
+        }
+        c.decrypt_blocks(s);
+        xor(s, &behind);
+    }
 }
 
 /// Counter blocks per `encrypt_blocks` call in [`ctr_by_batches`].
@@ -295,5 +327,8 @@ impl BlockCipher for Cipher {
     }
     fn ctr_keystream_xor(&self, counter: &mut [u8], data: &mut [u8]) {
         self.backend.ctr_keystream_xor(counter, data)
+    }
+    fn cbc_decrypt_rows(&self, prev: &mut [u8], data: &mut [u8]) {
+        self.backend.cbc_decrypt_rows(prev, data)
     }
 }

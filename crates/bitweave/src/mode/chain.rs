@@ -15,8 +15,7 @@ use zeroize::Zeroize;
 use crate::cipher::{xor, BlockCipher, Feedback};
 use crate::engine::parallel;
 
-/// Bytes per batch (at least one row) for the parallel directions (CBC and CFB
-/// decryption): large enough that per-call costs vanish, small enough to stay in L1.
+/// Bytes per batch (at least one row) for CFB decryption: large enough that per-call costs vanish, small enough to stay in L1.
 const SLAB_BYTES: usize = 8 * 1024;
 
 /// Bytes gathered per slab when groups of interleaved streams run on several threads.
@@ -171,20 +170,20 @@ impl Chain {
         }
     }
 
-    /// CBC or CFB decryption on the calling thread, in slabs of rows.
+    /// CBC or CFB decryption on the calling thread: CBC through the backend's primitive,
+    /// CFB in slabs of rows (the keystream is the encrypted previous ciphertext).
     fn decrypt_slabs(&mut self, c: &dyn BlockCipher, data: &mut [u8], cfb: bool) {
+        if !cfb {
+            c.cbc_decrypt_rows(&mut self.row, data);
+            return;
+        }
         let bs = c.block_size();
         let row_len = self.row.len();
         let slab = (SLAB_BYTES / row_len).max(1) * row_len;
         for s in data.chunks_mut(slab) {
-            if cfb {
-                let used = s.len().div_ceil(bs) * bs;
-                self.load_previous_ciphertext(s, used);
-                c.encrypt_blocks(&mut self.scratch);
-            } else {
-                self.load_previous_ciphertext(s, s.len());
-                c.decrypt_blocks(s);
-            }
+            let used = s.len().div_ceil(bs) * bs;
+            self.load_previous_ciphertext(s, used);
+            c.encrypt_blocks(&mut self.scratch);
             xor(s, &self.scratch);
         }
     }

@@ -517,6 +517,37 @@ unsafe fn ctr_vaes512(aes: &AesX86, counter: &mut [u8], data: &mut [u8]) {
     crate::cipher::ctr_by_batches(aes, counter, groups.into_remainder());
 }
 
+/// Single-stream CBC decryption on VAES-512, 32 blocks per group: each register's
+/// previous-ciphertext blocks are the same ciphertext shifted by one lane (`valignq`
+/// across neighbouring registers), all loaded before the group is overwritten, and the
+/// XOR is folded into the last round key. The tail takes the portable path.
+#[target_feature(enable = "aes,sse2,avx512f,avx512bw,vaes")]
+unsafe fn cbc_decrypt_vaes512(aes: &AesX86, prev: &mut [u8], data: &mut [u8]) {
+    let rounds = aes.rounds;
+    let k: [__m512i; 15] = load_keys_128(&aes.dec, rounds).map(|x| _mm512_broadcast_i32x4(x));
+    let mut last = _mm512_broadcast_i32x4(_mm_loadu_si128(prev.as_ptr().cast()));
+    let mut groups = data.chunks_exact_mut(512);
+    for g in &mut groups {
+        let p = g.as_mut_ptr();
+        let c: [__m512i; 8] = core::array::from_fn(|i| _mm512_loadu_si512(p.add(64 * i).cast()));
+        // behind[i] = [C_{4i-1}, C_{4i}, C_{4i+1}, C_{4i+2}]
+        let behind: [__m512i; 8] = core::array::from_fn(|i| {
+            _mm512_alignr_epi64(c[i], if i == 0 { last } else { c[i - 1] }, 6)
+        });
+        let mut x: [__m512i; 8] = c.map(|v| _mm512_xor_si512(v, k[0]));
+        for kr in &k[1..rounds] {
+            x = x.map(|v| _mm512_aesdec_epi128(v, *kr));
+        }
+        for i in 0..8 {
+            let out = _mm512_aesdeclast_epi128(x[i], _mm512_xor_si512(k[rounds], behind[i]));
+            _mm512_storeu_si512(p.add(64 * i).cast(), out);
+        }
+        last = c[7];
+    }
+    _mm_storeu_si128(prev.as_mut_ptr().cast(), _mm512_extracti32x4_epi32(last, 3));
+    crate::cipher::cbc_decrypt_by_slabs(aes, prev, groups.into_remainder());
+}
+
 impl BlockCipher for AesX86 {
     fn block_size(&self) -> usize {
         16
@@ -533,6 +564,14 @@ impl BlockCipher for AesX86 {
     fn decrypt_blocks(&self, blocks: &mut [u8]) {
         self.crypt(blocks, true)
     }
+    fn cbc_decrypt_rows(&self, prev: &mut [u8], data: &mut [u8]) {
+        match self.level {
+            // SAFETY: an AesX86 at Vaes512 exists only where its features were detected.
+            Level::Vaes512 if prev.len() == 16 => unsafe { cbc_decrypt_vaes512(self, prev, data) },
+            _ => crate::cipher::cbc_decrypt_by_slabs(self, prev, data),
+        }
+    }
+
     fn ctr_keystream_xor(&self, counter: &mut [u8], data: &mut [u8]) {
         match self.level {
             // SAFETY: an AesX86 at Vaes512 exists only where its features were detected.
