@@ -79,7 +79,37 @@ pub fn all() -> Vec<BackendInfo> {
     }
     #[cfg(target_arch = "x86_64")]
     x86_aes(&mut v);
+    sliced(&mut v);
     v
+}
+
+/// The bitsliced backends (`sliced64/256/512`, constant-time): for the DES family above
+/// `soft` so they are the default.
+fn sliced(v: &mut Vec<BackendInfo>) {
+    use crate::slice::Width;
+    fn des_build<const W: u8>(key: &[u8]) -> Box<dyn BlockCipher> {
+        let w = [Width::W64, Width::W256, Width::W512][W as usize];
+        Box::new(des::sliced::DesSliced::new(key, w).expect("registry checked availability"))
+    }
+    let widths: [(Width, u32, Probe, Build); 3] = [
+        (Width::W64, 30, || Width::W64.available(), des_build::<0>),
+        (Width::W256, 35, || Width::W256.available(), des_build::<1>),
+        (Width::W512, 40, || Width::W512.available(), des_build::<2>),
+    ];
+    for kind in [CipherKind::Des, CipherKind::DesEde, CipherKind::DesEde3] {
+        for (w, priority, available, build) in widths {
+            v.push(BackendInfo {
+                cipher: kind,
+                name: w.backend_name(),
+                features: w.features(),
+                priority,
+                width: w.lanes(),
+                constant_time: true,
+                available,
+                build,
+            });
+        }
+    }
 }
 
 /// The AES-NI / VAES backends for the three AES key sizes.

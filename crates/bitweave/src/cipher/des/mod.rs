@@ -8,6 +8,8 @@
 
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
+pub mod circuit;
+pub mod sliced;
 pub mod soft;
 
 /// Initial permutation IP (FIPS 46-3): output bit i is input bit `IP[i]`.

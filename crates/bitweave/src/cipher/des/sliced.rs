@@ -1,0 +1,405 @@
+//! `sliced64`, `sliced256`, `sliced512`: DES and triple DES, bitsliced — one block per bit
+//! lane (64, 256 or 512 blocks per batch), the interleaved-bitslice method of the MX-1 paper.
+//!
+//! **Constant-time**: the data path is a fixed sequence of Boolean operations on bit
+//! planes; no branch or memory index depends on key or data. Round keys are stored as
+//! all-zeros/all-ones masks per key bit (built with arithmetic, not branches) and XORed in
+//! as broadcast constants.
+//!
+//! # Layout
+//!
+//! A batch is transposed into 64 planes ([`planes_from_blocks8`]): plane `8k + j` holds bit
+//! `j` (LSB = 0) of byte `k` of every block. The standard numbers bits from the MSB, so DES
+//! bit `n` (1..=64) lives in plane [`plane_of`]`(n)`. The initial and final permutations,
+//! the expansion E and the permutation P are plane renamings: index tables computed at
+//! compile time from [`IP`], [`FP`], [`E`] and [`P`], free at run time.
+//!
+//! # Circuit
+//!
+//! The S-boxes are the generated functions of [`super::circuit`]: 3-input gates
+//! ([`Logic::tern`], one `vpternlogq` on AVX-512) synthesised from [`SBOXES`] by
+//! [`crate::slice::synth`]; see that module for the method and [`circuit_source`] for the
+//! generator. Because they are generic over [`Logic`], the same functions run on real lanes
+//! and on [`crate::slice::trace::Trace`], which extracts their gate lists for counting and
+//! for the MX-1 model ([`sbox_circuits`]).
+//!
+//! # Sections
+//! 1. plane bookkeeping (tables), 2. round function and stages, 3. backend glue.
+#![deny(unsafe_code)]
+
+use zeroize::{Zeroize, ZeroizeOnDrop};
+
+use super::circuit::{s1, s2, s3, s4, s5, s6, s7, s8};
+use super::{TdesKeys, E, FP, IP, P, SBOXES};
+use crate::cipher::BlockCipher;
+use crate::slice::trace::{Circuit, Trace};
+use crate::slice::{
+    blocks8_from_planes, planes_from_blocks8, run_kernel, Kernel, Lanes, Logic, Width,
+};
+
+// ---- 1. Plane bookkeeping -------------------------------------------------------------
+
+/// The plane holding DES bit `n` (1 = MSB of byte 0, as the standard numbers them).
+pub const fn plane_of(n: u8) -> usize {
+    let i = n as usize - 1;
+    8 * (i / 8) + 7 - i % 8
+}
+
+/// `E_IDX[6j + m]`: index into R (0-based, DES order) of S-box `j`'s input `m`.
+const E_IDX: [usize; 48] = {
+    let mut t = [0usize; 48];
+    let mut i = 0;
+    while i < 48 {
+        t[i] = E[i] as usize - 1;
+        i += 1;
+    }
+    t
+};
+
+/// `P_INV[q]`: where pre-P bit `q` (0-based; S-box `j`'s output `m` is `q = 4j + m`) lands
+/// in the f-function output.
+const P_INV: [usize; 32] = {
+    let mut t = [0usize; 32];
+    let mut i = 0;
+    while i < 32 {
+        t[P[i] as usize - 1] = i;
+        i += 1;
+    }
+    t
+};
+
+/// `IN_PLANE[i]`: the plane feeding bit `i` (0-based) of IP(block) = L ‖ R.
+const IN_PLANE: [usize; 64] = {
+    let mut t = [0usize; 64];
+    let mut i = 0;
+    while i < 64 {
+        t[i] = plane_of(IP[i]);
+        i += 1;
+    }
+    t
+};
+
+/// `OUT_SRC[p]`: the pre-output bit (0-based, R16 ‖ L16) that plane `p` of the result
+/// takes, after FP.
+const OUT_SRC: [usize; 64] = {
+    let mut t = [0usize; 64];
+    let mut n = 1;
+    while n <= 64 {
+        t[plane_of(n as u8)] = FP[n - 1] as usize - 1;
+        n += 1;
+    }
+    t
+};
+
+// ---- 2. Round function and stages ------------------------------------------------------
+
+/// One S-box of the f-function: input bits from `src` through E, XOR the round key, the
+/// circuit, outputs through P XORed into `dst`.
+macro_rules! sbox_step {
+    ($L:ty, $dst:ident, $src:ident, $k:ident, $j:expr, $f:ident) => {{
+        // Written out rather than `array::from_fn` or a closure: those become separate
+        // functions, which may stay outside the SIMD `#[target_feature]` context.
+        macro_rules! e {
+            ($m:expr) => {
+                $src[E_IDX[6 * $j + $m]].xor(<$L>::splat($k[6 * $j + $m]))
+            };
+        }
+        let o = $f([e!(0), e!(1), e!(2), e!(3), e!(4), e!(5)]);
+        for (m, om) in o.into_iter().enumerate() {
+            let i = P_INV[4 * $j + m];
+            $dst[i] = $dst[i].xor(om);
+        }
+    }};
+}
+
+/// One Feistel round: `dst ^= f(src, k)` (k: 48 key-bit masks).
+#[inline(always)]
+fn feistel<L: Logic>(dst: &mut [L], src: &[L], k: &[u64; 48]) {
+    sbox_step!(L, dst, src, k, 0, s1);
+    sbox_step!(L, dst, src, k, 1, s2);
+    sbox_step!(L, dst, src, k, 2, s3);
+    sbox_step!(L, dst, src, k, 3, s4);
+    sbox_step!(L, dst, src, k, 4, s5);
+    sbox_step!(L, dst, src, k, 5, s6);
+    sbox_step!(L, dst, src, k, 6, s7);
+    sbox_step!(L, dst, src, k, 7, s8);
+}
+
+/// Runs the stages on L ‖ R = `st` (each stage 16 rounds with 16 round-key sets from
+/// `keys`) and returns the pre-output R ‖ L in DES order. Consecutive stages chain
+/// without FP/IP (they cancel), as in triple DES.
+#[inline(always)]
+fn stages<L: Logic>(st: &mut [L; 64], keys: &[[u64; 48]]) {
+    debug_assert!(keys.len().is_multiple_of(16) && (keys.len() / 16) % 2 == 1);
+    let (lo, hi) = st.split_at_mut(32);
+    for (s, ks) in keys.chunks_exact(16).enumerate() {
+        // Stage s starts with L in `a`, R in `b`; its output R16 ‖ L16 = (b, a) is the next
+        // stage's L ‖ R, so the halves swap roles every stage.
+        let (a, b): (&mut [L], &mut [L]) = if s % 2 == 0 {
+            (&mut *lo, &mut *hi)
+        } else {
+            (&mut *hi, &mut *lo)
+        };
+        for r in ks.chunks_exact(2) {
+            feistel(a, b, &r[0]);
+            feistel(b, a, &r[1]);
+        }
+    }
+}
+
+/// Encrypts (or decrypts, with the keys in decryption order) one batch in plane form.
+#[inline(always)]
+fn crypt_planes<L: Logic>(planes: &[L; 64], keys: &[[u64; 48]]) -> [L; 64] {
+    let mut st = [L::splat(0); 64];
+    for (s, &p) in st.iter_mut().zip(IN_PLANE.iter()) {
+        *s = planes[p];
+    }
+    stages(&mut st, keys);
+    // An odd number of stages leaves R16 in the high half and L16 in the low one.
+    let mut out = [L::splat(0); 64];
+    for (o, &q) in out.iter_mut().zip(OUT_SRC.iter()) {
+        *o = st[(q + 32) % 64];
+    }
+    out
+}
+
+/// The work of one call: whole batches of `64 * L::WORDS` blocks.
+struct Batches<'a> {
+    keys: &'a [[u64; 48]],
+    data: &'a mut [u8],
+}
+
+impl Kernel for Batches<'_> {
+    #[inline(always)]
+    fn run<L: Lanes>(&mut self) {
+        for chunk in self.data.chunks_exact_mut(64 * 8 * L::WORDS) {
+            let planes = planes_from_blocks8::<L>(chunk);
+            let out = crypt_planes(&planes, self.keys);
+            blocks8_from_planes(out, chunk);
+        }
+    }
+}
+
+// ---- 3. Backend glue -------------------------------------------------------------------
+
+/// Round-key masks for one direction: 16 sets of 48 masks per stage, in execution order.
+fn round_key_masks(keys: &TdesKeys, decrypt: bool) -> Vec<[u64; 48]> {
+    let n = keys.stages.len();
+    let mut out = Vec::with_capacity(16 * n);
+    for s in 0..n {
+        // EDE: stages alternate encrypt/decrypt; decryption runs them in reverse.
+        let (idx, dec) = if decrypt {
+            (n - 1 - s, s % 2 == 0)
+        } else {
+            (s, s % 2 == 1)
+        };
+        let rks = &keys.stages[idx].round_keys;
+        for r in 0..16 {
+            let rk = rks[if dec { 15 - r } else { r }];
+            // Bit 1 of a round key is bit 47 of the u64; mask = 0 - bit (no branch).
+            out.push(core::array::from_fn(|i| {
+                0u64.wrapping_sub((rk >> (47 - i)) & 1)
+            }));
+        }
+    }
+    out
+}
+
+/// DES or triple DES (EDE), bitsliced at a given lane width.
+#[derive(Clone, Zeroize, ZeroizeOnDrop)]
+pub struct DesSliced {
+    enc: Vec<[u64; 48]>,
+    dec: Vec<[u64; 48]>,
+    #[zeroize(skip)]
+    width: Width,
+}
+
+impl DesSliced {
+    /// Keys the backend with an 8-, 16- or 24-byte key, or `None` if this CPU cannot run
+    /// `width`.
+    pub fn new(key: &[u8], width: Width) -> Option<Self> {
+        if !width.available() {
+            return None;
+        }
+        let keys = TdesKeys::new(key);
+        Some(DesSliced {
+            enc: round_key_masks(&keys, false),
+            dec: round_key_masks(&keys, true),
+            width,
+        })
+    }
+
+    fn crypt(&self, data: &mut [u8], keys: &[[u64; 48]]) {
+        assert_eq!(data.len() % 8, 0, "whole blocks only");
+        let batch = 8 * self.width.lanes();
+        let full = data.len() / batch * batch;
+        let (body, tail) = data.split_at_mut(full);
+        if !body.is_empty() {
+            run_kernel(self.width, &mut Batches { keys, data: body });
+        }
+        if tail.is_empty() {
+            return;
+        }
+        // The tail: whole 64-block batches on the portable lanes, then one zero-padded
+        // batch (the narrowest width that holds the rest) for the remainder.
+        let small = 8 * 64;
+        let narrow = tail.len() <= small || self.width == Width::W64;
+        let (w, pad) = if narrow {
+            let whole = tail.len() / small * small;
+            let (b, rest) = tail.split_at_mut(whole);
+            if !b.is_empty() {
+                run_kernel(Width::W64, &mut Batches { keys, data: b });
+            }
+            (Width::W64, rest)
+        } else {
+            (self.width, tail)
+        };
+        if pad.is_empty() {
+            return;
+        }
+        let mut buf = vec![0u8; 8 * w.lanes()];
+        buf[..pad.len()].copy_from_slice(pad);
+        run_kernel(
+            w,
+            &mut Batches {
+                keys,
+                data: &mut buf,
+            },
+        );
+        pad.copy_from_slice(&buf[..pad.len()]);
+        buf.zeroize();
+    }
+}
+
+impl BlockCipher for DesSliced {
+    fn block_size(&self) -> usize {
+        8
+    }
+    fn width(&self) -> usize {
+        self.width.lanes()
+    }
+    fn backend(&self) -> &'static str {
+        self.width.backend_name()
+    }
+    fn encrypt_blocks(&self, blocks: &mut [u8]) {
+        self.crypt(blocks, &self.enc)
+    }
+    fn decrypt_blocks(&self, blocks: &mut [u8]) {
+        self.crypt(blocks, &self.dec)
+    }
+}
+
+/// The truth tables of S-box `i` (0-based): output `m` (0 = MSB) as a 64-bit table indexed
+/// by the 6-bit input (b1 = MSB), straight from [`SBOXES`].
+pub fn sbox_tables(i: usize) -> [u64; 4] {
+    let mut t = [0u64; 4];
+    for v in 0..64usize {
+        let row = ((v >> 4) & 2) | (v & 1);
+        let col = (v >> 1) & 0xf;
+        let s = SBOXES[i][row * 16 + col];
+        for (m, tm) in t.iter_mut().enumerate() {
+            *tm |= (((s >> (3 - m)) & 1) as u64) << v;
+        }
+    }
+    t
+}
+
+/// The gate lists of S1..S8, traced from the generic circuit functions the backends run.
+pub fn sbox_circuits() -> [Circuit; 8] {
+    type SboxFn = fn([Trace; 6]) -> [Trace; 4];
+    let fns: [SboxFn; 8] = [s1, s2, s3, s4, s5, s6, s7, s8];
+    fns.map(|f| Circuit::record(6, |x| f(x.try_into().unwrap()).to_vec()))
+}
+
+/// The Rust source of `circuit.rs`: synthesises all eight S-boxes (searching every split
+/// and build order; about a minute in release mode) and emits them.
+pub fn circuit_source() -> String {
+    use crate::slice::synth;
+    let nets: Vec<synth::Netlist> = (0..8).map(|i| synth::best(&sbox_tables(i))).collect();
+    let total: usize = nets.iter().map(|n| n.gates.len()).sum();
+    let mut s = String::new();
+    s += "//! DES S-boxes S1..S8 as circuits of 3-input gates. GENERATED by\n";
+    s += "//! [`super::sliced::circuit_source`] (the synthesiser of [`crate::slice::synth`] run on\n";
+    s += "//! the truth tables of [`super::SBOXES`]); do not edit. The test\n";
+    s += "//! `circuit_file_is_current` re-synthesises with the recorded orders and compares;\n";
+    s += "//! `BITWEAVE_REGEN_CIRCUITS=1 cargo test --release -p bitweave --lib circuit_file`\n";
+    s += "//! rewrites this file.\n//!\n";
+    s += "//! Input `x[0]` is the S-box input's first bit b1 (the row's high bit), `x[5]` is b6;\n";
+    s += "//! output `[0]` is the most significant bit of the 4-bit result.\n";
+    s += &format!("//! Total: {total} gates for the eight S-boxes.\n");
+    s += "#![deny(unsafe_code)]\n\nuse crate::slice::Logic;\n\n";
+    let orders: Vec<String> = nets.iter().map(|n| format!("{:?}", n.order)).collect();
+    let builds: Vec<String> = nets.iter().map(|n| format!("{:?}", n.build)).collect();
+    s += &format!(
+        "/// The synthesiser's split order per S-box.\npub const SPLIT_ORDERS: [[usize; 6]; 8] = [\n    {},\n];\n\n",
+        orders.join(",\n    ")
+    );
+    s += &format!(
+        "/// The order each S-box's outputs were built in.\npub const BUILD_ORDERS: [[usize; 4]; 8] = [\n    {},\n];\n",
+        builds.join(",\n    ")
+    );
+    for (i, n) in nets.iter().enumerate() {
+        s += "\n";
+        s += &synth::emit(&format!("s{}", i + 1), &format!("S{}.", i + 1), n);
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::circuit::{BUILD_ORDERS, SPLIT_ORDERS};
+    use super::*;
+    use crate::slice::synth;
+    use crate::slice::trace::Op;
+
+    #[test]
+    fn sbox_circuits_equal_the_tables_on_all_64_inputs() {
+        // Lane v of input plane k is bit k of the S-box input v: one call covers all 64.
+        let x: [u64; 6] = core::array::from_fn(synth::var);
+        type SboxFn = fn([u64; 6]) -> [u64; 4];
+        let fns: [SboxFn; 8] = [s1, s2, s3, s4, s5, s6, s7, s8];
+        for (i, f) in fns.iter().enumerate() {
+            assert_eq!(f(x), sbox_tables(i), "S{}", i + 1);
+        }
+        // The traced gate lists compute the same.
+        for (i, c) in sbox_circuits().iter().enumerate() {
+            assert_eq!(c.eval(&x), sbox_tables(i).to_vec(), "traced S{}", i + 1);
+        }
+    }
+
+    #[test]
+    fn circuit_file_is_current() {
+        if std::env::var_os("BITWEAVE_REGEN_CIRCUITS").is_some() {
+            let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/cipher/des/circuit.rs");
+            std::fs::write(path, circuit_source()).unwrap();
+            return;
+        }
+        let traced = sbox_circuits();
+        for i in 0..8 {
+            let net = synth::synthesize(&sbox_tables(i), SPLIT_ORDERS[i], &BUILD_ORDERS[i]);
+            let gates: Vec<(u8, [u32; 3])> = traced[i]
+                .gates
+                .iter()
+                .map(|g| match g.op {
+                    Op::Tern(imm) => (imm, [g.a, g.b, g.c]),
+                    other => panic!("unexpected {other:?}"),
+                })
+                .collect();
+            let want: Vec<(u8, [u32; 3])> = net
+                .gates
+                .iter()
+                .map(|g| (g.imm, g.ops.map(|o| o as u32)))
+                .collect();
+            assert_eq!(gates, want, "S{} differs from the synthesiser", i + 1);
+        }
+    }
+
+    #[test]
+    fn plane_tables_are_permutations() {
+        for t in [IN_PLANE, OUT_SRC] {
+            let mut seen = [false; 64];
+            t.iter().for_each(|&p| seen[p] = true);
+            assert!(seen.iter().all(|&s| s));
+        }
+    }
+}

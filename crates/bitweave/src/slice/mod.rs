@@ -1,0 +1,426 @@
+//! The interleaved-bitslice substrate (the MX-1 method): lane types, the wide logic library,
+//! and the transposition of blocks into bit planes ("bitslice line format") and back.
+//!
+//! # Model
+//!
+//! A *plane* is one register-wide value whose bit lane `j` belongs to cipher instance `j`:
+//! plane `p` holds bit `p` of every block in the batch. A cipher round is then a fixed
+//! sequence of Boolean operations on planes, each operating on all lanes at once, so a
+//! 512-bit register runs 512 independent encryptions — the MX-1's 1-bit PEs, with the
+//! register width playing the SIMD matrix's row count.
+//!
+//! # Traits
+//!
+//! - [`Logic`]: what a Boolean circuit needs — XOR/AND/OR/ANDNOT/NOT, a 3-input operation
+//!   [`Logic::tern`] given by its 8-bit truth table (one `vpternlogq` on AVX-512, a short
+//!   sequence of 2-input operations elsewhere) and a broadcast constant. The cipher circuits
+//!   (DES S-boxes, the AES S-box, MixColumns) are written once, generic over `Logic`.
+//! - [`Lanes`]: `Logic` plus what data movement needs — per-64-bit-word shifts for the
+//!   transposition, and loads/stores of whole blocks.
+//!
+//! Implementations: `u64` (64 lanes, portable, [`portable`]), [`x86::Avx2`] (256 lanes) and
+//! [`x86::Avx512`] (512 lanes), and [`trace::Trace`], which records every operation as a
+//! [`trace::Gate`] so the *same* generic circuit code yields a gate list that an interpreter,
+//! a gate counter or the MX-1 cycle model can execute ([`trace::Circuit`]). That is the one
+//! place the circuits live: generic Rust functions over `Logic`, instantiated with real
+//! lanes for speed and with `Trace` for counting and modelling.
+//!
+//! # Lane order
+//!
+//! A `Lanes` value of `W` words has `64·W` lanes; word `g`, bit `i` is one lane. The loads
+//! fill a row of `W` words from `W` consecutive blocks (the exact word order is the lane
+//! type's business: [`Lanes::load16`] deinterleaves with unpack instructions), and
+//! [`transpose64`] turns 64 rows into 64 planes within each word. Which block lands in
+//! which lane only has to be the same on the way in and out, and it is, because stores are
+//! the exact inverses of the loads.
+#![deny(unsafe_code)]
+
+pub mod portable;
+pub mod synth;
+pub mod trace;
+#[cfg(target_arch = "x86_64")]
+pub mod x86;
+
+/// A register of bit lanes with Boolean operations: everything a cipher circuit needs.
+///
+/// Every operation acts on all lanes independently and runs in time independent of the
+/// values (no branches, no memory indices).
+pub trait Logic: Copy {
+    /// Each 64-bit word set to `x` (use `0` or `!0` to broadcast a bit to every lane).
+    fn splat(x: u64) -> Self;
+    /// `self ^ o`.
+    fn xor(self, o: Self) -> Self;
+    /// `self & o`.
+    fn and(self, o: Self) -> Self;
+    /// `self | o`.
+    fn or(self, o: Self) -> Self;
+    /// `!self & o`.
+    fn andnot(self, o: Self) -> Self;
+    /// `!self`.
+    fn not(self) -> Self;
+    /// The 3-input function with truth table `IMM`: result bit = bit `4a + 2b + c` of
+    /// `IMM` (the `vpternlogq` convention). The default lowers it to at most a few 2-input
+    /// operations, choosing the cheapest Shannon/Davio split at compile time.
+    #[inline(always)]
+    fn tern<const IMM: i32>(a: Self, b: Self, c: Self) -> Self {
+        tern_lowered::<Self>(const { plan(IMM as u8) }, a, b, c)
+    }
+}
+
+/// [`Logic`] plus data movement: shifts inside each 64-bit word (for the transposition) and
+/// block loads and stores.
+pub trait Lanes: Logic {
+    /// 64-bit words per value.
+    const WORDS: usize;
+    /// Lanes per value: blocks processed at once.
+    const LANES: usize = 64 * Self::WORDS;
+    /// Each 64-bit word shifted left by `N`.
+    fn shl<const N: u32>(self) -> Self;
+    /// Each 64-bit word shifted right by `N`.
+    fn shr<const N: u32>(self) -> Self;
+    /// Loads `WORDS` 8-byte blocks (`src.len() == 8 * WORDS`), one per word, each as a
+    /// little-endian u64.
+    fn load8(src: &[u8]) -> Self;
+    /// Inverse of [`load8`](Self::load8).
+    fn store8(self, dst: &mut [u8]);
+    /// Loads `WORDS` 16-byte blocks (`src.len() == 16 * WORDS`) as (low halves, high
+    /// halves): word `g` of both results comes from the same block, each half read as a
+    /// little-endian u64.
+    fn load16(src: &[u8]) -> (Self, Self);
+    /// Inverse of [`load16`](Self::load16).
+    fn store16(lo: Self, hi: Self, dst: &mut [u8]);
+}
+
+/// How [`Logic::tern`] is lowered to 2-input operations: which input is split on (the
+/// others keep their order) and the two 2-input cofactor functions.
+#[derive(Clone, Copy, Debug)]
+pub struct TernPlan {
+    /// 0: split on `a`, 1: on `b`, 2: on `c`.
+    split: u8,
+    kind: u8,
+    /// 2-input truth tables over (x, y) = the two remaining inputs, index `2x + y`.
+    g: u8,
+    h: u8,
+}
+
+const K_SAME: u8 = 0; // f = g
+const K_XOR: u8 = 1; // f = s ^ g
+const K_AND: u8 = 2; // f = s & g
+const K_ANDN: u8 = 3; // f = !s & g
+const K_OR: u8 = 4; // f = s | g
+const K_ORN: u8 = 5; // f = !s | g
+const K_DAVIO: u8 = 6; // f = g ^ (s & h)
+
+/// Operations a 2-input truth table costs.
+const fn cost2(t: u8) -> u32 {
+    match t & 15 {
+        0x0 | 0xf | 0xc | 0xa => 0,
+        0x8 | 0xe | 0x6 | 0x2 | 0x4 | 0x3 | 0x5 => 1,
+        _ => 2,
+    }
+}
+
+/// The truth-table index of input values when input `split` is `s` and the other two, in
+/// order, are `x` and `y`.
+const fn tern_index(split: u8, s: u8, x: u8, y: u8) -> u8 {
+    match split {
+        0 => (s << 2) | (x << 1) | y,
+        1 => (x << 2) | (s << 1) | y,
+        _ => (x << 2) | (y << 1) | s,
+    }
+}
+
+/// Chooses the cheapest lowering of a 3-input truth table (evaluated at compile time).
+pub const fn plan(imm: u8) -> TernPlan {
+    let mut best = TernPlan {
+        split: 0,
+        kind: K_DAVIO,
+        g: 0,
+        h: 0,
+    };
+    let mut best_cost = u32::MAX;
+    let mut split = 0u8;
+    while split < 3 {
+        // Cofactors: f0 (split input 0) and f1, as 2-input tables over the other two.
+        let (mut f0, mut f1) = (0u8, 0u8);
+        let mut xy = 0u8;
+        while xy < 4 {
+            let (x, y) = ((xy >> 1) & 1, xy & 1);
+            f0 |= ((imm >> tern_index(split, 0, x, y)) & 1) << xy;
+            f1 |= ((imm >> tern_index(split, 1, x, y)) & 1) << xy;
+            xy += 1;
+        }
+        let (kind, g, h, cost) = if f0 == f1 {
+            (K_SAME, f0, 0, cost2(f0))
+        } else if f0 ^ f1 == 15 {
+            (K_XOR, f0, 0, 1 + cost2(f0))
+        } else if f0 == 0 {
+            (K_AND, f1, 0, 1 + cost2(f1))
+        } else if f1 == 0 {
+            (K_ANDN, f0, 0, 1 + cost2(f0))
+        } else if f1 == 15 {
+            (K_OR, f0, 0, 1 + cost2(f0))
+        } else if f0 == 15 {
+            (K_ORN, f1, 0, 2 + cost2(f1))
+        } else {
+            (K_DAVIO, f0, f0 ^ f1, 2 + cost2(f0) + cost2(f0 ^ f1))
+        };
+        if cost < best_cost {
+            best_cost = cost;
+            best = TernPlan { split, kind, g, h };
+        }
+        split += 1;
+    }
+    best
+}
+
+/// A 2-input function given by its truth table (index `2x + y`).
+#[inline(always)]
+fn two<L: Logic>(t: u8, x: L, y: L) -> L {
+    match t & 15 {
+        0x0 => L::splat(0),
+        0xf => L::splat(!0),
+        0xc => x,
+        0xa => y,
+        0x3 => x.not(),
+        0x5 => y.not(),
+        0x8 => x.and(y),
+        0xe => x.or(y),
+        0x6 => x.xor(y),
+        0x2 => x.andnot(y),
+        0x4 => y.andnot(x),
+        0x7 => x.and(y).not(),
+        0x1 => x.or(y).not(),
+        0x9 => x.xor(y).not(),
+        0xb => y.andnot(x).not(), // !x | y
+        _ => x.andnot(y).not(),   // 0xd: x | !y
+    }
+}
+
+/// Executes a [`TernPlan`]; with a constant plan every `match` folds away.
+#[inline(always)]
+pub fn tern_lowered<L: Logic>(p: TernPlan, a: L, b: L, c: L) -> L {
+    let (s, x, y) = match p.split {
+        0 => (a, b, c),
+        1 => (b, a, c),
+        _ => (c, a, b),
+    };
+    let g = two(p.g, x, y);
+    match p.kind {
+        K_SAME => g,
+        K_XOR => s.xor(g),
+        K_AND => s.and(g),
+        K_ANDN => s.andnot(g),
+        K_OR => s.or(g),
+        K_ORN => g.andnot(s).not(),
+        _ => g.xor(s.and(two(p.h, x, y))),
+    }
+}
+
+/// Transposes 64 rows into 64 planes inside every 64-bit word: afterwards bit `i` of word
+/// `g` of `m[p]` is bit `p` of word `g` of the old `m[i]`. Six SWAPMOVE stages (masked
+/// shifts, 32 swaps each, the masked XOR as one 3-input operation); the transposition is
+/// its own inverse.
+#[inline(always)]
+pub fn transpose64<L: Lanes>(m: &mut [L; 64]) {
+    #[inline(always)]
+    fn stage<L: Lanes, const S: u32>(m: &mut [L; 64], mask: u64) {
+        let mask = L::splat(mask);
+        let s = S as usize;
+        for i in 0..64 {
+            if i & s == 0 {
+                let (a, b) = (m[i], m[i + s]);
+                // t = ((a >> S) ^ b) & mask; b ^= t; a ^= t << S.
+                let t = L::tern::<0x28>(a.shr::<S>(), b, mask);
+                m[i + s] = b.xor(t);
+                m[i] = a.xor(t.shl::<S>());
+            }
+        }
+    }
+    stage::<L, 32>(m, 0x0000_0000_ffff_ffff);
+    stage::<L, 16>(m, 0x0000_ffff_0000_ffff);
+    stage::<L, 8>(m, 0x00ff_00ff_00ff_00ff);
+    stage::<L, 4>(m, 0x0f0f_0f0f_0f0f_0f0f);
+    stage::<L, 2>(m, 0x3333_3333_3333_3333);
+    stage::<L, 1>(m, 0x5555_5555_5555_5555);
+}
+
+/// Loads `64·WORDS` 8-byte blocks into 64 planes: plane `p` holds bit `p` of each block read
+/// as a little-endian u64 (so plane `8k + j` is bit `j`, LSB = 0, of byte `k`).
+#[inline(always)]
+pub fn planes_from_blocks8<L: Lanes>(src: &[u8]) -> [L; 64] {
+    let row = 8 * L::WORDS;
+    debug_assert_eq!(src.len(), 64 * row);
+    let mut m = [L::splat(0); 64];
+    for (i, r) in m.iter_mut().enumerate() {
+        *r = L::load8(&src[i * row..(i + 1) * row]);
+    }
+    transpose64(&mut m);
+    m
+}
+
+/// Inverse of [`planes_from_blocks8`].
+#[inline(always)]
+pub fn blocks8_from_planes<L: Lanes>(mut m: [L; 64], dst: &mut [u8]) {
+    let row = 8 * L::WORDS;
+    debug_assert_eq!(dst.len(), 64 * row);
+    transpose64(&mut m);
+    for (i, r) in m.iter().enumerate() {
+        r.store8(&mut dst[i * row..(i + 1) * row]);
+    }
+}
+
+/// Loads `64·WORDS` 16-byte blocks into 128 planes: plane `8k + j` is bit `j` (LSB = 0) of
+/// byte `k` of each block.
+#[inline(always)]
+pub fn planes_from_blocks16<L: Lanes>(src: &[u8]) -> [L; 128] {
+    let row = 16 * L::WORDS;
+    debug_assert_eq!(src.len(), 64 * row);
+    let mut lo = [L::splat(0); 64];
+    let mut hi = [L::splat(0); 64];
+    for i in 0..64 {
+        (lo[i], hi[i]) = L::load16(&src[i * row..(i + 1) * row]);
+    }
+    transpose64(&mut lo);
+    transpose64(&mut hi);
+    let mut out = [L::splat(0); 128];
+    out[..64].copy_from_slice(&lo);
+    out[64..].copy_from_slice(&hi);
+    out
+}
+
+/// Inverse of [`planes_from_blocks16`].
+#[inline(always)]
+pub fn blocks16_from_planes<L: Lanes>(m: &[L; 128], dst: &mut [u8]) {
+    let row = 16 * L::WORDS;
+    debug_assert_eq!(dst.len(), 64 * row);
+    let mut lo: [L; 64] = m[..64].try_into().unwrap();
+    let mut hi: [L; 64] = m[64..].try_into().unwrap();
+    transpose64(&mut lo);
+    transpose64(&mut hi);
+    for i in 0..64 {
+        L::store16(lo[i], hi[i], &mut dst[i * row..(i + 1) * row]);
+    }
+}
+
+/// Work generic over the lane type, so one body serves every width; [`run_kernel`] runs it
+/// at a chosen [`Width`].
+pub trait Kernel {
+    /// Runs the work with lane type `L`. Implementations should be `#[inline(always)]` so
+    /// the body is compiled inside the SIMD entry point's `#[target_feature]` context.
+    fn run<L: Lanes>(&mut self);
+}
+
+/// Runs `k` at width `w`. Panics if this CPU cannot run `w` (see [`Width::available`]);
+/// the registry never selects such a backend.
+pub fn run_kernel<K: Kernel>(w: Width, k: &mut K) {
+    match w {
+        Width::W64 => k.run::<u64>(),
+        #[cfg(target_arch = "x86_64")]
+        Width::W256 => x86::run_avx2(k),
+        #[cfg(target_arch = "x86_64")]
+        Width::W512 => x86::run_avx512(k),
+        #[cfg(not(target_arch = "x86_64"))]
+        _ => panic!("{} needs x86-64", w.backend_name()),
+    }
+}
+
+/// The lane widths bitweave's bitsliced backends run at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Width {
+    /// Portable `u64`: 64 lanes.
+    W64,
+    /// AVX2: 256 lanes.
+    W256,
+    /// AVX-512: 512 lanes.
+    W512,
+}
+
+impl Width {
+    /// Whether this CPU runs the width (runtime detection, cached by the standard library).
+    pub fn available(self) -> bool {
+        match self {
+            Width::W64 => true,
+            #[cfg(target_arch = "x86_64")]
+            Width::W256 => x86::has_avx2(),
+            #[cfg(target_arch = "x86_64")]
+            Width::W512 => x86::has_avx512(),
+            #[cfg(not(target_arch = "x86_64"))]
+            _ => false,
+        }
+    }
+
+    /// Lanes (blocks per batch).
+    pub fn lanes(self) -> usize {
+        match self {
+            Width::W64 => 64,
+            Width::W256 => 256,
+            Width::W512 => 512,
+        }
+    }
+
+    /// Registry name of the backend at this width.
+    pub fn backend_name(self) -> &'static str {
+        match self {
+            Width::W64 => "sliced64",
+            Width::W256 => "sliced256",
+            Width::W512 => "sliced512",
+        }
+    }
+
+    /// CPU features the width needs (as `is_x86_feature_detected!` spells them).
+    pub fn features(self) -> &'static [&'static str] {
+        match self {
+            Width::W64 => &[],
+            Width::W256 => &["avx2"],
+            Width::W512 => &["avx512f"],
+        }
+    }
+
+    /// The widest width this CPU runs.
+    pub fn best() -> Width {
+        [Width::W512, Width::W256, Width::W64]
+            .into_iter()
+            .find(|w| w.available())
+            .unwrap_or(Width::W64)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every 3-input truth table lowers correctly (checked on u64 lanes, all 8 input
+    /// combinations at once).
+    #[test]
+    fn tern_lowering_matches_truth_table() {
+        let (a, b, c) = (0xf0u64, 0xccu64, 0xaau64);
+        for imm in 0..=255u8 {
+            let got = tern_lowered::<u64>(plan(imm), a, b, c) & 0xff;
+            assert_eq!(got, imm as u64, "imm {imm:#04x}");
+        }
+        assert_eq!(u64::tern::<0x96>(a, b, c) & 0xff, 0x96);
+        assert_eq!(u64::tern::<0xca>(a, b, c) & 0xff, 0xca);
+    }
+
+    #[test]
+    fn transpose_moves_bit_i_of_row_p_to_bit_p_of_row_i() {
+        let mut m = [0u64; 64];
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for r in m.iter_mut() {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            *r = x;
+        }
+        let orig = m;
+        transpose64(&mut m);
+        for (p, plane) in m.iter().enumerate() {
+            for (i, row) in orig.iter().enumerate() {
+                assert_eq!((plane >> i) & 1, (row >> p) & 1);
+            }
+        }
+        transpose64(&mut m);
+        assert_eq!(m, orig);
+    }
+}

@@ -1,0 +1,278 @@
+//! The SIMD lane types: [`Avx2`] (256 lanes, `__m256i`) and [`Avx512`] (512 lanes,
+//! `__m512i`, with [`Logic::tern`] as one `vpternlogq`), and the `#[target_feature]` entry
+//! points that run a [`Kernel`] on them. This is the only module of the bitsliced code with
+//! `unsafe`.
+//!
+//! Soundness: the lane types are crate-private and only ever created inside a [`Kernel`]
+//! run through [`run_avx2`] / [`run_avx512`], which check the CPU features (standard
+//! library detection, cached) before entering the `#[target_feature]` function. The
+//! operations are `#[inline(always)]`, so inside those functions every intrinsic compiles to
+//! its single instruction.
+#![allow(unsafe_code)]
+
+use std::arch::x86_64::*;
+
+use super::{Kernel, Lanes, Logic};
+
+/// Whether this CPU runs the 256-lane kernels.
+pub fn has_avx2() -> bool {
+    std::arch::is_x86_feature_detected!("avx2")
+}
+
+/// Whether this CPU runs the 512-lane kernels.
+pub fn has_avx512() -> bool {
+    std::arch::is_x86_feature_detected!("avx512f")
+}
+
+/// # Safety
+/// The CPU must support AVX2.
+#[target_feature(enable = "avx2")]
+unsafe fn avx2_inner<K: Kernel>(k: &mut K) {
+    k.run::<Avx2>()
+}
+
+/// # Safety
+/// The CPU must support AVX-512F.
+#[target_feature(enable = "avx512f")]
+unsafe fn avx512_inner<K: Kernel>(k: &mut K) {
+    k.run::<Avx512>()
+}
+
+/// Runs `k` on 256-bit lanes. Panics if the CPU lacks AVX2 (the registry never selects the
+/// 256-lane backends then).
+pub fn run_avx2<K: Kernel>(k: &mut K) {
+    assert!(has_avx2(), "256-lane kernel on a CPU without AVX2");
+    // SAFETY: has_avx2() (is_x86_feature_detected!("avx2")) just returned true, the only
+    // requirement of avx2_inner.
+    unsafe { avx2_inner(k) }
+}
+
+/// Runs `k` on 512-bit lanes. Panics if the CPU lacks AVX-512F.
+pub fn run_avx512<K: Kernel>(k: &mut K) {
+    assert!(has_avx512(), "512-lane kernel on a CPU without AVX-512F");
+    // SAFETY: has_avx512() (is_x86_feature_detected!("avx512f")) just returned true, the
+    // only requirement of avx512_inner.
+    unsafe { avx512_inner(k) }
+}
+
+/// 256 lanes in an AVX2 register.
+#[derive(Clone, Copy)]
+pub(crate) struct Avx2(__m256i);
+
+/// 512 lanes in an AVX-512 register.
+#[derive(Clone, Copy)]
+pub(crate) struct Avx512(__m512i);
+
+// SAFETY (every `unsafe` block below): values of these types exist only inside
+// `avx2_inner`/`avx512_inner`, entered after the detection in `run_avx2`/`run_avx512`, so
+// the AVX2 (resp. AVX-512F) instructions are available; loads and stores go through
+// unaligned intrinsics on slices whose length is asserted first.
+
+impl Logic for Avx2 {
+    #[inline(always)]
+    fn splat(x: u64) -> Self {
+        Avx2(unsafe { _mm256_set1_epi64x(x as i64) })
+    }
+    #[inline(always)]
+    fn xor(self, o: Self) -> Self {
+        Avx2(unsafe { _mm256_xor_si256(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn and(self, o: Self) -> Self {
+        Avx2(unsafe { _mm256_and_si256(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn or(self, o: Self) -> Self {
+        Avx2(unsafe { _mm256_or_si256(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn andnot(self, o: Self) -> Self {
+        Avx2(unsafe { _mm256_andnot_si256(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn not(self) -> Self {
+        self.xor(Self::splat(!0))
+    }
+}
+
+impl Lanes for Avx2 {
+    const WORDS: usize = 4;
+    #[inline(always)]
+    fn shl<const N: u32>(self) -> Self {
+        Avx2(unsafe { _mm256_sll_epi64(self.0, _mm_cvtsi64_si128(N as i64)) })
+    }
+    #[inline(always)]
+    fn shr<const N: u32>(self) -> Self {
+        Avx2(unsafe { _mm256_srl_epi64(self.0, _mm_cvtsi64_si128(N as i64)) })
+    }
+    #[inline(always)]
+    fn load8(src: &[u8]) -> Self {
+        assert!(src.len() >= 32);
+        Avx2(unsafe { _mm256_loadu_si256(src.as_ptr().cast()) })
+    }
+    #[inline(always)]
+    fn store8(self, dst: &mut [u8]) {
+        assert!(dst.len() >= 32);
+        unsafe { _mm256_storeu_si256(dst.as_mut_ptr().cast(), self.0) }
+    }
+    #[inline(always)]
+    fn load16(src: &[u8]) -> (Self, Self) {
+        assert!(src.len() >= 64);
+        unsafe {
+            let a = _mm256_loadu_si256(src.as_ptr().cast());
+            let b = _mm256_loadu_si256(src.as_ptr().add(32).cast());
+            (
+                Avx2(_mm256_unpacklo_epi64(a, b)),
+                Avx2(_mm256_unpackhi_epi64(a, b)),
+            )
+        }
+    }
+    #[inline(always)]
+    fn store16(lo: Self, hi: Self, dst: &mut [u8]) {
+        assert!(dst.len() >= 64);
+        unsafe {
+            let a = _mm256_unpacklo_epi64(lo.0, hi.0);
+            let b = _mm256_unpackhi_epi64(lo.0, hi.0);
+            _mm256_storeu_si256(dst.as_mut_ptr().cast(), a);
+            _mm256_storeu_si256(dst.as_mut_ptr().add(32).cast(), b);
+        }
+    }
+}
+
+impl Logic for Avx512 {
+    #[inline(always)]
+    fn splat(x: u64) -> Self {
+        Avx512(unsafe { _mm512_set1_epi64(x as i64) })
+    }
+    #[inline(always)]
+    fn xor(self, o: Self) -> Self {
+        Avx512(unsafe { _mm512_xor_si512(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn and(self, o: Self) -> Self {
+        Avx512(unsafe { _mm512_and_si512(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn or(self, o: Self) -> Self {
+        Avx512(unsafe { _mm512_or_si512(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn andnot(self, o: Self) -> Self {
+        Avx512(unsafe { _mm512_andnot_si512(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn not(self) -> Self {
+        Self::tern::<0x55>(self, self, self)
+    }
+    #[inline(always)]
+    fn tern<const IMM: i32>(a: Self, b: Self, c: Self) -> Self {
+        Avx512(unsafe { _mm512_ternarylogic_epi64::<IMM>(a.0, b.0, c.0) })
+    }
+}
+
+impl Lanes for Avx512 {
+    const WORDS: usize = 8;
+    #[inline(always)]
+    fn shl<const N: u32>(self) -> Self {
+        Avx512(unsafe { _mm512_slli_epi64::<N>(self.0) })
+    }
+    #[inline(always)]
+    fn shr<const N: u32>(self) -> Self {
+        Avx512(unsafe { _mm512_srli_epi64::<N>(self.0) })
+    }
+    #[inline(always)]
+    fn load8(src: &[u8]) -> Self {
+        assert!(src.len() >= 64);
+        Avx512(unsafe { _mm512_loadu_si512(src.as_ptr().cast()) })
+    }
+    #[inline(always)]
+    fn store8(self, dst: &mut [u8]) {
+        assert!(dst.len() >= 64);
+        unsafe { _mm512_storeu_si512(dst.as_mut_ptr().cast(), self.0) }
+    }
+    #[inline(always)]
+    fn load16(src: &[u8]) -> (Self, Self) {
+        assert!(src.len() >= 128);
+        unsafe {
+            let a = _mm512_loadu_si512(src.as_ptr().cast());
+            let b = _mm512_loadu_si512(src.as_ptr().add(64).cast());
+            (
+                Avx512(_mm512_unpacklo_epi64(a, b)),
+                Avx512(_mm512_unpackhi_epi64(a, b)),
+            )
+        }
+    }
+    #[inline(always)]
+    fn store16(lo: Self, hi: Self, dst: &mut [u8]) {
+        assert!(dst.len() >= 128);
+        unsafe {
+            let a = _mm512_unpacklo_epi64(lo.0, hi.0);
+            let b = _mm512_unpackhi_epi64(lo.0, hi.0);
+            _mm512_storeu_si512(dst.as_mut_ptr().cast(), a);
+            _mm512_storeu_si512(dst.as_mut_ptr().add(64).cast(), b);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::slice::{
+        blocks16_from_planes, blocks8_from_planes, planes_from_blocks16, planes_from_blocks8,
+    };
+
+    /// Transposition round trip and plane contents on a lane type: plane p of block b's
+    /// lane must be bit p of the block, checked through a single-lane probe.
+    struct RoundTrip {
+        ok: bool,
+    }
+
+    impl Kernel for RoundTrip {
+        #[inline(always)]
+        fn run<L: Lanes>(&mut self) {
+            let n8 = 8 * L::LANES;
+            let data: Vec<u8> = (0..2 * n8)
+                .map(|i| (i * 131 + 7 * (i >> 8)) as u8)
+                .collect();
+            let p = planes_from_blocks8::<L>(&data[..n8]);
+            let mut out = vec![0u8; n8];
+            blocks8_from_planes(p, &mut out);
+            self.ok &= out == data[..n8];
+            let q = planes_from_blocks16::<L>(&data);
+            let mut out = vec![0u8; 2 * n8];
+            blocks16_from_planes(&q, &mut out);
+            self.ok &= out == data;
+            // Popcount of every plane equals the number of blocks with that bit set.
+            let mut words = vec![0u8; 8 * L::WORDS];
+            for (bit, plane) in p.iter().enumerate() {
+                plane.store8(&mut words);
+                let ones: u32 = words.iter().map(|b| b.count_ones()).sum();
+                let want = data[..n8]
+                    .chunks(8)
+                    .filter(|b| (u64::from_le_bytes((*b).try_into().unwrap()) >> bit) & 1 == 1)
+                    .count() as u32;
+                self.ok &= ones == want;
+            }
+        }
+    }
+
+    #[test]
+    fn simd_transposition_round_trips() {
+        for (name, avail, run) in [
+            (
+                "avx2",
+                has_avx2(),
+                run_avx2::<RoundTrip> as fn(&mut RoundTrip),
+            ),
+            ("avx512", has_avx512(), run_avx512::<RoundTrip>),
+        ] {
+            if !avail {
+                eprintln!("skipped: {name} (CPU lacks it)");
+                continue;
+            }
+            let mut k = RoundTrip { ok: true };
+            run(&mut k);
+            assert!(k.ok, "{name}");
+        }
+    }
+}
