@@ -9,8 +9,9 @@
 use std::time::Duration;
 
 use anyhow::{bail, Result};
+use bitweave::engine::split::{self, Schedule};
 use bitweave::engine::{parallel, registry};
-use bitweave::{Cipher, CipherKind, Direction, Mode, Suite};
+use bitweave::{BlockCipher, Cipher, CipherKind, Direction, Mode, Suite};
 use clap::Args;
 use serde::Serialize;
 
@@ -44,6 +45,15 @@ pub struct BenchArgs {
     /// Print JSON (an array of rows) instead of a table.
     #[arg(long)]
     json: bool,
+    /// Heterogeneous split sweep (the SEED-on-Cell paper's Fig. 5(b)): two backends side by
+    /// side on two threads over one ECB input, throughput against the workload ratio, plus
+    /// dynamic sharing and the automatic ratio. Uses the first --cipher (default seed).
+    #[arg(long)]
+    split_sweep: bool,
+    /// The two backends of the sweep, e.g. `vaes512,soft` (default: the best with `soft`,
+    /// and the best with itself).
+    #[arg(long, value_delimiter = ',')]
+    split: Vec<String>,
 }
 
 /// One benchmark row (the JSON contract of DESIGN.md, plus a few extras).
@@ -85,6 +95,9 @@ fn selected_suites(names: &[String]) -> Result<Vec<Suite>> {
 pub fn run(args: BenchArgs) -> Result<()> {
     if args.size == 0 {
         bail!("--size must be at least 1 byte");
+    }
+    if args.split_sweep {
+        return split_sweep(&args);
     }
     let directions: Vec<Direction> = match args.direction.as_deref() {
         None => vec![Direction::Encrypt, Direction::Decrypt],
@@ -250,6 +263,113 @@ fn measure(
         ratio_vs_gcrypt: gcrypt_cpb.map(|c| c / cpb),
         constant_time: info.constant_time,
     })
+}
+
+/// One point of the split sweep.
+#[derive(Serialize)]
+struct SplitRow {
+    cipher: String,
+    workers: [&'static str; 2],
+    schedule: &'static str,
+    /// Share of the blocks on the first worker (null for dynamic sharing).
+    ratio: Option<f64>,
+    threads: usize,
+    bytes: usize,
+    gbps: f64,
+    cycles_per_byte: f64,
+}
+
+fn split_sweep(args: &BenchArgs) -> Result<()> {
+    let kind = match args.ciphers.first() {
+        Some(name) => match name.parse::<CipherKind>() {
+            Ok(kind) => kind,
+            Err(_) => name.parse::<Suite>()?.cipher,
+        },
+        None => CipherKind::Seed,
+    };
+    let key: Vec<u8> = (0..kind.key_len()).map(|i| i as u8 ^ 0x3c).collect();
+    let best = registry::select(kind, args.backend.as_deref())?.name;
+    let pairs: Vec<[String; 2]> = match args.split.as_slice() {
+        [] => {
+            let mut p = vec![[best.to_string(), "soft".to_string()]];
+            if best != "soft" {
+                p.push([best.to_string(), best.to_string()]);
+            }
+            p
+        }
+        [a, b] => vec![[a.clone(), b.clone()]],
+        other => bail!("--split takes two backends, got {}", other.len()),
+    };
+    let size = args.size.max(8 << 20).div_ceil(kind.block_size()) * kind.block_size();
+    let tsc_hz = clock::tsc_hz();
+    let budget = Duration::from_millis(args.time_ms.max(1) * 4);
+    let mut rows = Vec::new();
+    if !args.json {
+        println!(
+            "bitweave split sweep: {kind}-ecb, {} MiB, two threads, cycles = TSC at {:.2} GHz",
+            size >> 20,
+            tsc_hz / 1e9
+        );
+        println!(
+            "{:<20} {:<8} {:>6} {:>9} {:>8}",
+            "workers", "schedule", "ratio", "MB/s", "c/B"
+        );
+    }
+    for [a, b] in &pairs {
+        let ca = Cipher::with_backend(kind, &key, Some(a))?;
+        let cb = Cipher::with_backend(kind, &key, Some(b))?;
+        let workers: [&dyn BlockCipher; 2] = [&ca, &cb];
+        let auto = split::auto_ratio(workers, 1 << 20);
+        let mut schedules: Vec<(&'static str, Schedule)> = (0..=10)
+            .map(|i| {
+                (
+                    "static",
+                    Schedule::Static {
+                        ratio: i as f64 / 10.0,
+                    },
+                )
+            })
+            .collect();
+        schedules.push(("auto", Schedule::Static { ratio: auto }));
+        schedules.push(("dynamic", Schedule::Dynamic { chunk: 64 << 10 }));
+        let mut data: Vec<u8> = (0..size).map(|i| i as u8).collect();
+        for (name, schedule) in schedules {
+            let mut call = || split::run(workers, schedule, &mut data, false);
+            let best = (0..3)
+                .map(|_| clock::cycles_per_call(&mut call, budget))
+                .fold(f64::MAX, f64::min);
+            let cpb = best / size as f64;
+            let row = SplitRow {
+                cipher: format!("{kind}-ecb"),
+                workers: [ca.backend(), cb.backend()],
+                schedule: name,
+                ratio: match schedule {
+                    Schedule::Static { ratio } => Some(ratio),
+                    Schedule::Dynamic { .. } => None,
+                },
+                threads: 2,
+                bytes: size,
+                gbps: tsc_hz / cpb / 1e9,
+                cycles_per_byte: cpb,
+            };
+            if !args.json {
+                let ratio = row.ratio.map_or("-".to_string(), |r| format!("{r:.2}"));
+                println!(
+                    "{:<20} {:<8} {:>6} {:>9.1} {:>8.3}",
+                    format!("{}+{}", row.workers[0], row.workers[1]),
+                    row.schedule,
+                    ratio,
+                    row.gbps * 1e3,
+                    row.cycles_per_byte
+                );
+            }
+            rows.push(row);
+        }
+    }
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&rows)?);
+    }
+    Ok(())
 }
 
 /// Cycle counting: the TSC on x86-64, nanoseconds elsewhere (then "cycles" are ns and the

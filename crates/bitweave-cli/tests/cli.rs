@@ -469,3 +469,38 @@ fn bench_json_has_the_contract_fields() {
         "OpenSSL has no SEED-CTR"
     );
 }
+
+#[test]
+fn split_sweep_reports_every_ratio() {
+    let list = bitweave().arg("list").output().unwrap();
+    if !String::from_utf8_lossy(&list.stdout).contains("Default backend per cipher: aes-128=vaes") {
+        eprintln!("skipped: this CPU lacks VAES");
+        return;
+    }
+    let out = bitweave()
+        .args([
+            "bench",
+            "--split-sweep",
+            "-c",
+            "aes-128",
+            "--split",
+            "aesni,vaes256",
+            "--json",
+            "--time-ms",
+            "1",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rows: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(rows.len(), 13, "11 ratios, auto and dynamic");
+    assert!(rows
+        .iter()
+        .all(|r| r["gbps"].as_f64().unwrap() > 0.0 && r["workers"][0] == "aesni"));
+    let auto = rows.iter().find(|r| r["schedule"] == "auto").unwrap();
+    assert!((0.0..=1.0).contains(&auto["ratio"].as_f64().unwrap()));
+}

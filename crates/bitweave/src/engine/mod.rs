@@ -1,5 +1,6 @@
-//! The engine: which backend runs a cipher (the registry) and how work spreads across
-//! cores (parallel).
+//! The engine: which backend runs a cipher (the registry), how work spreads across
+//! cores (parallel), and heterogeneous backends side by side (split).
 
 pub mod parallel;
 pub mod registry;
+pub mod split;
