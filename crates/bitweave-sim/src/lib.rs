@@ -5,6 +5,7 @@
 //! tables are only ever compared with, never used as inputs.
 
 pub mod dbus;
+pub mod ppe;
 pub mod report;
 
 pub use report::{Report, Row};
@@ -21,11 +22,18 @@ pub struct ModelEntry {
 
 /// Every model, in listing order.
 pub fn models() -> Vec<ModelEntry> {
-    vec![ModelEntry {
-        name: "dbus",
-        about: "DBUS pre-scheduled AES state bus vs AXI, AES-encrypted DMA (Yang & Wen)",
-        run: dbus::report,
-    }]
+    vec![
+        ModelEntry {
+            name: "dbus",
+            about: "DBUS pre-scheduled AES state bus vs AXI, AES-encrypted DMA (Yang & Wen)",
+            run: dbus::report,
+        },
+        ModelEntry {
+            name: "ppe",
+            about: "programmable VLIW ARX processing element vs custom ARX engines, pi-Cipher (El-Hadedy & Skadron)",
+            run: ppe::report,
+        },
+    ]
 }
 
 /// Errors of the model runner.

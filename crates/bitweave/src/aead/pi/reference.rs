@@ -54,8 +54,9 @@ fn sigma<W: Word>(a: Chunk<W>, b: Chunk<W>) -> Chunk<W> {
     ]
 }
 
-/// The ARX operation `X * Y = σ(μ(X), ν(Y))` (not symmetric).
-fn star<W: Word>(x: Chunk<W>, y: Chunk<W>) -> Chunk<W> {
+/// The ARX operation `X * Y = σ(μ(X), ν(Y))` (not symmetric). Public so that models of
+/// ARX hardware (`bitweave-sim`'s PPE) can check each operation block against it.
+pub fn star<W: Word>(x: Chunk<W>, y: Chunk<W>) -> Chunk<W> {
     sigma(mu(x), nu(y))
 }
 
