@@ -80,6 +80,7 @@ pub fn all() -> Vec<BackendInfo> {
     #[cfg(target_arch = "x86_64")]
     x86_aes(&mut v);
     sliced(&mut v);
+    seed_simd(&mut v);
     v
 }
 
@@ -139,6 +140,54 @@ fn x86_aes(v: &mut Vec<BackendInfo>) {
         for (level, priority, available, build) in levels {
             v.push(BackendInfo {
                 cipher: kind,
+                name: level.name(),
+                features: level.features(),
+                priority,
+                width: level.width(),
+                constant_time: true,
+                available,
+                build,
+            });
+        }
+    }
+}
+
+/// The constant-time SEED backends: GFNI on AVX-512 / AVX2, and the portable `ct64`.
+fn seed_simd(v: &mut Vec<BackendInfo>) {
+    v.push(BackendInfo {
+        cipher: CipherKind::Seed,
+        name: "ct64",
+        features: &[],
+        priority: 20,
+        width: seed::ct::WIDTH,
+        constant_time: true,
+        available: always,
+        build: |k| Box::new(seed::ct::SeedCt64::new(k)),
+    });
+    #[cfg(target_arch = "x86_64")]
+    {
+        use seed::x86::{Level, SeedX86};
+        fn build<const L: u8>(key: &[u8]) -> Box<dyn BlockCipher> {
+            let level = [Level::Gfni256, Level::Gfni512][L as usize];
+            Box::new(SeedX86::new(key, level).expect("registry checked availability"))
+        }
+        let levels: [(Level, u32, Probe, Build); 2] = [
+            (
+                Level::Gfni256,
+                35,
+                || Level::Gfni256.available(),
+                build::<0>,
+            ),
+            (
+                Level::Gfni512,
+                40,
+                || Level::Gfni512.available(),
+                build::<1>,
+            ),
+        ];
+        for (level, priority, available, build) in levels {
+            v.push(BackendInfo {
+                cipher: CipherKind::Seed,
                 name: level.name(),
                 features: level.features(),
                 priority,

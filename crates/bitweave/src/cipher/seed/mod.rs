@@ -11,7 +11,11 @@
 
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
+pub mod ct;
+pub mod field;
 pub mod soft;
+#[cfg(target_arch = "x86_64")]
+pub mod x86;
 
 const fn gf_mul(mut a: u8, mut b: u8) -> u8 {
     let mut r = 0u8;

@@ -1,0 +1,527 @@
+//! `gfni512`, `gfni256`: SEED with blocks spread across 32-bit lanes and the S-boxes on GFNI.
+//!
+//! **Layout** (SEED-on-Cell §3, widened): the paper puts word k of four blocks in one
+//! 128-bit SPE register, so the Feistel halves L0, L1, R0, R1 are four registers and every
+//! instruction works on four blocks. Here a register holds word k of 16 blocks (AVX-512)
+//! or 8 blocks (AVX2); loading is a byte swap per word (SEED is big-endian) and a 4×4
+//! word transpose inside each 128-bit lane, so lane i of the four registers is one block.
+//! Several such register groups are kept in flight ([`GROUPS_512`], [`GROUPS_256`]): the
+//! F function is three G functions in series, each several instructions of latency, so
+//! independent groups keep the vector ports busy.
+//!
+//! **Constant-time**: where the paper (and `soft`) look up S-box tables with data bytes,
+//! the S-boxes here are one `gf2p8affineqb` (SEED's field → AES's field) and one
+//! `gf2p8affineinvqb` (inversion, then the S-box's linear part and constant) per S-box
+//! kind, 64 (or 32) bytes per instruction, with the matrices derived in
+//! [`super::field`]. The even bytes of a word take S1, the odd ones S2 (a byte blend), and
+//! G's masked mixing is four rotations inside the 32-bit lanes with AND/XOR
+//! ([`super::field::MIX`]). Nothing secret reaches a branch or an address; the key
+//! schedule runs the same vector G on a broadcast word.
+#![allow(unsafe_code)]
+
+use core::arch::x86_64::*;
+
+use zeroize::{Zeroize, ZeroizeOnDrop};
+
+use super::field::{B1, B2, GFNI_S1, GFNI_S2, GFNI_TO_AES, MIX};
+use super::SeedKeySchedule;
+use crate::cipher::BlockCipher;
+
+/// Register groups (of 16 blocks) in flight on AVX-512.
+pub const GROUPS_512: usize = 4;
+/// Register groups (of 8 blocks) in flight on AVX2.
+pub const GROUPS_256: usize = 4;
+
+/// Which instruction set a keyed [`SeedX86`] runs on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Level {
+    /// AVX2 + GFNI (VEX-encoded): 8 blocks per ymm register.
+    Gfni256,
+    /// AVX-512F/BW + GFNI: 16 blocks per zmm register.
+    Gfni512,
+}
+
+impl Level {
+    /// Whether this CPU can run the level.
+    pub fn available(self) -> bool {
+        let gfni = is_x86_feature_detected!("gfni");
+        match self {
+            Level::Gfni256 => gfni && is_x86_feature_detected!("avx2"),
+            Level::Gfni512 => {
+                gfni && is_x86_feature_detected!("avx512f") && is_x86_feature_detected!("avx512bw")
+            }
+        }
+    }
+
+    /// The registry name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Gfni256 => "gfni256",
+            Level::Gfni512 => "gfni512",
+        }
+    }
+
+    /// The CPU features it needs.
+    pub fn features(self) -> &'static [&'static str] {
+        match self {
+            Level::Gfni256 => &["avx2", "gfni"],
+            Level::Gfni512 => &["avx512f", "avx512bw", "gfni"],
+        }
+    }
+
+    /// The level's constant-time G on one word, or `None` when this CPU lacks the level
+    /// (for tests against the table G).
+    pub fn g(self, w: u32) -> Option<u32> {
+        if !self.available() {
+            return None;
+        }
+        // SAFETY: `self.available()` confirmed the level's features just above.
+        Some(unsafe {
+            match self {
+                Level::Gfni512 => avx512::g_word(w),
+                Level::Gfni256 => avx2::g_word(w),
+            }
+        })
+    }
+
+    /// Blocks in flight (register lanes × groups).
+    pub fn width(self) -> usize {
+        match self {
+            Level::Gfni256 => 8 * GROUPS_256,
+            Level::Gfni512 => 16 * GROUPS_512,
+        }
+    }
+}
+
+/// Round keys in the order each direction uses them, wiped on drop.
+#[derive(Clone, Zeroize, ZeroizeOnDrop)]
+struct RoundKeys {
+    enc: [[u32; 2]; 16],
+    dec: [[u32; 2]; 16],
+}
+
+/// SEED on GFNI at a given [`Level`].
+#[derive(Clone, Zeroize, ZeroizeOnDrop)]
+pub struct SeedX86 {
+    keys: RoundKeys,
+    #[zeroize(skip)]
+    level: Level,
+}
+
+impl SeedX86 {
+    /// Keys the backend with a 16-byte key, or `None` when this CPU lacks `level`.
+    pub fn new(key: &[u8], level: Level) -> Option<Self> {
+        if !level.available() {
+            return None;
+        }
+        let ks = match level {
+            // SAFETY: `level.available()` confirmed AVX-512F, AVX-512BW and GFNI above.
+            Level::Gfni512 => SeedKeySchedule::new(key, |w| unsafe { avx512::g_word(w) }),
+            // SAFETY: `level.available()` confirmed AVX2 and GFNI above.
+            Level::Gfni256 => SeedKeySchedule::new(key, |w| unsafe { avx2::g_word(w) }),
+        };
+        let enc = ks.round_keys;
+        let mut dec = enc;
+        dec.reverse();
+        Some(SeedX86 {
+            keys: RoundKeys { enc, dec },
+            level,
+        })
+    }
+
+    fn crypt(&self, blocks: &mut [u8], decrypt: bool) {
+        assert!(blocks.len().is_multiple_of(16), "whole blocks only");
+        let rk = if decrypt {
+            &self.keys.dec
+        } else {
+            &self.keys.enc
+        };
+        match self.level {
+            // SAFETY: a SeedX86 at Gfni512 exists only where `Level::available()` confirmed
+            // AVX-512F, AVX-512BW and GFNI.
+            Level::Gfni512 => unsafe { avx512::crypt(blocks, rk) },
+            // SAFETY: a SeedX86 at Gfni256 exists only where AVX2 and GFNI were detected.
+            Level::Gfni256 => unsafe { avx2::crypt(blocks, rk) },
+        }
+    }
+}
+
+impl BlockCipher for SeedX86 {
+    fn block_size(&self) -> usize {
+        16
+    }
+    fn width(&self) -> usize {
+        self.level.width()
+    }
+    fn backend(&self) -> &'static str {
+        self.level.name()
+    }
+    fn encrypt_blocks(&self, blocks: &mut [u8]) {
+        self.crypt(blocks, false)
+    }
+    fn decrypt_blocks(&self, blocks: &mut [u8]) {
+        self.crypt(blocks, true)
+    }
+}
+
+/// A byte shuffle inside each 16-byte lane: output byte `4w + d` of a lane takes input byte
+/// `4w + map[d]` (the same permutation in every 32-bit word).
+const fn word_shuffle(map: [u8; 4]) -> [u8; 16] {
+    let mut idx = [0u8; 16];
+    let mut i = 0;
+    while i < 16 {
+        idx[i] = (i as u8 & !3) + map[i % 4];
+        i += 1;
+    }
+    idx
+}
+
+/// Reverses the bytes of every 32-bit word (big-endian block words ↔ native integers).
+static BSWAP32: [u8; 16] = word_shuffle([3, 2, 1, 0]);
+/// Rotations left by 8, 16, 24 bits inside every 32-bit word (byte d takes byte d - r).
+static ROTL8: [u8; 16] = word_shuffle([3, 0, 1, 2]);
+static ROTL16: [u8; 16] = word_shuffle([2, 3, 0, 1]);
+static ROTL24: [u8; 16] = word_shuffle([1, 2, 3, 0]);
+
+/// The shared part of both levels: the Feistel network on groups of four registers (the
+/// words L0, L1, R0, R1 of a register's worth of blocks), the cascade over a batch, and G
+/// on one word for the key schedule. Expanded inside a module that defines the vector type
+/// `V`, `LANES` (blocks per register) and the lane-wise primitives `set1`, `xor`, `xor3`,
+/// `add`, `g`, `lane0`, `load_group` and `store_group`, all enabled for `$features`.
+macro_rules! seed_core {
+    ($features:literal, $groups:expr) => {
+        /// G on one word, for the key schedule (constant-time, like the data path).
+        #[target_feature(enable = $features)]
+        pub fn g_word(w: u32) -> u32 {
+            lane0(g(set1(w)))
+        }
+
+        /// Encrypts (or, with reversed keys, decrypts) `N` registers' worth of blocks at `p`.
+        ///
+        /// Two rounds per step without swapping halves: L ^= F(R, k_i); R ^= F(L, k_i+1).
+        /// After the 16 rounds the block is R ‖ L, as in `soft`. The F function
+        /// (RFC 4269 §2.1) runs stage by stage across the groups, so the instructions of
+        /// independent groups sit next to each other.
+        #[target_feature(enable = $features)]
+        unsafe fn crypt_groups<const N: usize>(p: *mut u8, rk: &[[u32; 2]; 16]) {
+            let mut l0 = [set1(0); N];
+            let mut l1 = [set1(0); N];
+            let mut r0 = [set1(0); N];
+            let mut r1 = [set1(0); N];
+            for n in 0..N {
+                // SAFETY: the caller hands N registers' worth of readable, writable bytes.
+                [l0[n], l1[n], r0[n], r1[n]] = unsafe { load_group(p.add(n * 16 * LANES)) };
+            }
+            #[target_feature(enable = $features)]
+            fn half<const N: usize>(
+                c: &[V; N],
+                d: &[V; N],
+                l0: &mut [V; N],
+                l1: &mut [V; N],
+                k: [u32; 2],
+            ) {
+                let k0 = set1(k[0]);
+                let k01 = set1(k[0] ^ k[1]);
+                // t1 = G((C ⊕ K0) ⊕ (D ⊕ K1)); t0 = G((C ⊕ K0) + t1); t1 = G(t1 + t0).
+                let t1: [V; N] = core::array::from_fn(|n| g(xor3(c[n], d[n], k01)));
+                let t0: [V; N] = core::array::from_fn(|n| g(add(xor(c[n], k0), t1[n])));
+                let t1: [V; N] = core::array::from_fn(|n| g(add(t1[n], t0[n])));
+                for n in 0..N {
+                    l0[n] = xor(l0[n], add(t0[n], t1[n]));
+                    l1[n] = xor(l1[n], t1[n]);
+                }
+            }
+            for pair in rk.chunks_exact(2) {
+                half(&r0, &r1, &mut l0, &mut l1, pair[0]);
+                half(&l0, &l1, &mut r0, &mut r1, pair[1]);
+            }
+            for n in 0..N {
+                // SAFETY: as above.
+                unsafe { store_group(p.add(n * 16 * LANES), [r0[n], r1[n], l0[n], l1[n]]) };
+            }
+        }
+
+        /// Runs every block of `blocks` through the 16 rounds with `rk`: groups of
+        /// `$groups` registers, then one register at a time, then a partial register
+        /// through a zero-padded copy (wiped afterwards).
+        #[target_feature(enable = $features)]
+        pub unsafe fn crypt(blocks: &mut [u8], rk: &[[u32; 2]; 16]) {
+            const REG: usize = 16 * LANES;
+            let mut groups = blocks.chunks_exact_mut($groups * REG);
+            for grp in &mut groups {
+                // SAFETY: the chunk holds `$groups` registers' worth of bytes.
+                unsafe { crypt_groups::<{ $groups }>(grp.as_mut_ptr(), rk) };
+            }
+            let mut regs = groups.into_remainder().chunks_exact_mut(REG);
+            for r in &mut regs {
+                // SAFETY: the chunk holds one register's worth of bytes.
+                unsafe { crypt_groups::<1>(r.as_mut_ptr(), rk) };
+            }
+            let tail = regs.into_remainder();
+            if !tail.is_empty() {
+                let mut buf = [0u8; REG];
+                buf[..tail.len()].copy_from_slice(tail);
+                // SAFETY: `buf` is one register's worth of bytes.
+                unsafe { crypt_groups::<1>(buf.as_mut_ptr(), rk) };
+                tail.copy_from_slice(&buf[..tail.len()]);
+                buf.zeroize();
+            }
+        }
+    };
+}
+
+/// `gfni512`: 16 blocks per zmm register.
+mod avx512 {
+    use super::*;
+
+    type V = __m512i;
+    const LANES: usize = 16;
+
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,gfni")]
+    fn set1(w: u32) -> V {
+        _mm512_set1_epi32(w as i32)
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,gfni")]
+    fn xor(a: V, b: V) -> V {
+        _mm512_xor_si512(a, b)
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,gfni")]
+    fn xor3(a: V, b: V, c: V) -> V {
+        // Truth table 0x96: A ⊕ B ⊕ C.
+        _mm512_ternarylogic_epi32::<0x96>(a, b, c)
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,gfni")]
+    fn add(a: V, b: V) -> V {
+        _mm512_add_epi32(a, b)
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,gfni")]
+    fn lane0(v: V) -> u32 {
+        _mm_cvtsi128_si32(_mm512_castsi512_si128(v)) as u32
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,gfni")]
+    fn shuffle(idx: &[u8; 16]) -> V {
+        // SAFETY: `idx` is 16 readable bytes; loadu has no alignment requirement.
+        _mm512_broadcast_i32x4(unsafe { _mm_loadu_si128(idx.as_ptr().cast()) })
+    }
+
+    /// G on 16 words: S-boxes on GFNI, then the masked mixing.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,gfni")]
+    fn g(x: V) -> V {
+        let t = _mm512_gf2p8affine_epi64_epi8::<0>(x, _mm512_set1_epi64(GFNI_TO_AES as i64));
+        let u =
+            _mm512_gf2p8affineinv_epi64_epi8::<{ B1 as i32 }>(t, _mm512_set1_epi64(GFNI_S1 as i64));
+        let v =
+            _mm512_gf2p8affineinv_epi64_epi8::<{ B2 as i32 }>(t, _mm512_set1_epi64(GFNI_S2 as i64));
+        // Even bytes S1, odd bytes S2.
+        let y = _mm512_mask_blend_epi8(0xaaaa_aaaa_aaaa_aaaa, u, v);
+        // Truth table 0x6a: (A & B) ⊕ C.
+        let z = _mm512_and_si512(y, set1(MIX[0]));
+        let z = _mm512_ternarylogic_epi32::<0x6a>(_mm512_rol_epi32::<8>(y), set1(MIX[1]), z);
+        let z = _mm512_ternarylogic_epi32::<0x6a>(
+            _mm512_shuffle_epi8(y, shuffle(&ROTL16)),
+            set1(MIX[2]),
+            z,
+        );
+        _mm512_ternarylogic_epi32::<0x6a>(_mm512_rol_epi32::<24>(y), set1(MIX[3]), z)
+    }
+
+    /// 4×4 word transpose inside each 128-bit lane (an involution).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,gfni")]
+    fn transpose(x: [V; 4]) -> [V; 4] {
+        let t0 = _mm512_unpacklo_epi32(x[0], x[1]);
+        let t1 = _mm512_unpackhi_epi32(x[0], x[1]);
+        let t2 = _mm512_unpacklo_epi32(x[2], x[3]);
+        let t3 = _mm512_unpackhi_epi32(x[2], x[3]);
+        [
+            _mm512_unpacklo_epi64(t0, t2),
+            _mm512_unpackhi_epi64(t0, t2),
+            _mm512_unpacklo_epi64(t1, t3),
+            _mm512_unpackhi_epi64(t1, t3),
+        ]
+    }
+
+    /// Loads 16 blocks as the words [W0, W1, W2, W3] of every block.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,gfni")]
+    unsafe fn load_group(p: *const u8) -> [V; 4] {
+        let bswap = shuffle(&BSWAP32);
+        transpose(core::array::from_fn(|i| {
+            // SAFETY: the caller guarantees 256 readable bytes at `p`.
+            _mm512_shuffle_epi8(unsafe { _mm512_loadu_si512(p.add(64 * i).cast()) }, bswap)
+        }))
+    }
+
+    /// Stores the words [W0, W1, W2, W3] of 16 blocks.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,gfni")]
+    unsafe fn store_group(p: *mut u8, w: [V; 4]) {
+        let bswap = shuffle(&BSWAP32);
+        for (i, x) in transpose(w).into_iter().enumerate() {
+            // SAFETY: the caller guarantees 256 writable bytes at `p`.
+            unsafe { _mm512_storeu_si512(p.add(64 * i).cast(), _mm512_shuffle_epi8(x, bswap)) };
+        }
+    }
+
+    seed_core!("avx512f,avx512bw,gfni", GROUPS_512);
+}
+
+/// `gfni256`: 8 blocks per ymm register (VEX-encoded GFNI, no AVX-512).
+mod avx2 {
+    use super::*;
+
+    type V = __m256i;
+    const LANES: usize = 8;
+
+    #[inline]
+    #[target_feature(enable = "avx2,gfni")]
+    fn set1(w: u32) -> V {
+        _mm256_set1_epi32(w as i32)
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx2,gfni")]
+    fn xor(a: V, b: V) -> V {
+        _mm256_xor_si256(a, b)
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx2,gfni")]
+    fn xor3(a: V, b: V, c: V) -> V {
+        _mm256_xor_si256(_mm256_xor_si256(a, b), c)
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx2,gfni")]
+    fn add(a: V, b: V) -> V {
+        _mm256_add_epi32(a, b)
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx2,gfni")]
+    fn lane0(v: V) -> u32 {
+        _mm_cvtsi128_si32(_mm256_castsi256_si128(v)) as u32
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx2,gfni")]
+    fn shuffle(idx: &[u8; 16]) -> V {
+        // SAFETY: `idx` is 16 readable bytes; loadu has no alignment requirement.
+        _mm256_broadcastsi128_si256(unsafe { _mm_loadu_si128(idx.as_ptr().cast()) })
+    }
+
+    /// G on 8 words: S-boxes on GFNI, then the masked mixing (rotations as byte shuffles).
+    #[inline]
+    #[target_feature(enable = "avx2,gfni")]
+    fn g(x: V) -> V {
+        let t = _mm256_gf2p8affine_epi64_epi8::<0>(x, _mm256_set1_epi64x(GFNI_TO_AES as i64));
+        let u = _mm256_gf2p8affineinv_epi64_epi8::<{ B1 as i32 }>(
+            t,
+            _mm256_set1_epi64x(GFNI_S1 as i64),
+        );
+        let v = _mm256_gf2p8affineinv_epi64_epi8::<{ B2 as i32 }>(
+            t,
+            _mm256_set1_epi64x(GFNI_S2 as i64),
+        );
+        // Even bytes S1, odd bytes S2 (blendv takes the second operand where the mask
+        // byte's top bit is set).
+        let y = _mm256_blendv_epi8(u, v, _mm256_set1_epi16(0xff00u16 as i16));
+        let masked = |r: V, m: u32| _mm256_and_si256(r, set1(m));
+        let z0 = xor(
+            masked(y, MIX[0]),
+            masked(_mm256_shuffle_epi8(y, shuffle(&ROTL8)), MIX[1]),
+        );
+        let z1 = xor(
+            masked(_mm256_shuffle_epi8(y, shuffle(&ROTL16)), MIX[2]),
+            masked(_mm256_shuffle_epi8(y, shuffle(&ROTL24)), MIX[3]),
+        );
+        xor(z0, z1)
+    }
+
+    /// 4×4 word transpose inside each 128-bit lane (an involution).
+    #[inline]
+    #[target_feature(enable = "avx2,gfni")]
+    fn transpose(x: [V; 4]) -> [V; 4] {
+        let t0 = _mm256_unpacklo_epi32(x[0], x[1]);
+        let t1 = _mm256_unpackhi_epi32(x[0], x[1]);
+        let t2 = _mm256_unpacklo_epi32(x[2], x[3]);
+        let t3 = _mm256_unpackhi_epi32(x[2], x[3]);
+        [
+            _mm256_unpacklo_epi64(t0, t2),
+            _mm256_unpackhi_epi64(t0, t2),
+            _mm256_unpacklo_epi64(t1, t3),
+            _mm256_unpackhi_epi64(t1, t3),
+        ]
+    }
+
+    /// Loads 8 blocks as the words [W0, W1, W2, W3] of every block.
+    #[inline]
+    #[target_feature(enable = "avx2,gfni")]
+    unsafe fn load_group(p: *const u8) -> [V; 4] {
+        let bswap = shuffle(&BSWAP32);
+        transpose(core::array::from_fn(|i| {
+            // SAFETY: the caller guarantees 128 readable bytes at `p`.
+            _mm256_shuffle_epi8(unsafe { _mm256_loadu_si256(p.add(32 * i).cast()) }, bswap)
+        }))
+    }
+
+    /// Stores the words [W0, W1, W2, W3] of 8 blocks.
+    #[inline]
+    #[target_feature(enable = "avx2,gfni")]
+    unsafe fn store_group(p: *mut u8, w: [V; 4]) {
+        let bswap = shuffle(&BSWAP32);
+        for (i, x) in transpose(w).into_iter().enumerate() {
+            // SAFETY: the caller guarantees 128 writable bytes at `p`.
+            unsafe { _mm256_storeu_si256(p.add(32 * i).cast(), _mm256_shuffle_epi8(x, bswap)) };
+        }
+    }
+
+    seed_core!("avx2,gfni", GROUPS_256);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::soft;
+    use super::*;
+
+    #[test]
+    fn vector_g_matches_the_table_g() {
+        let mut w = 0xdead_beefu32;
+        let mut words: Vec<u32> = (0..4)
+            .flat_map(|pos| (0..=255u32).map(move |v| v << (8 * pos)))
+            .collect();
+        for _ in 0..20_000 {
+            w = w
+                .wrapping_mul(0x9e37_79b9)
+                .wrapping_add(0x7f4a_7c15)
+                .rotate_left(11);
+            words.push(w);
+        }
+        for level in [Level::Gfni512, Level::Gfni256] {
+            if !level.available() {
+                eprintln!(
+                    "skipped: {} (CPU lacks {:?})",
+                    level.name(),
+                    level.features()
+                );
+                continue;
+            }
+            for &w in &words {
+                let got = level.g(w).unwrap();
+                assert_eq!(got, soft::g(w), "{} G({w:#010x})", level.name());
+            }
+        }
+    }
+}

@@ -1,0 +1,202 @@
+//! The constant-time SEED backends (`gfni512`, `gfni256`, `ct64`): their G functions and
+//! S-boxes against the tables on all inputs, their key schedules against the table key
+//! schedule, and every registered SEED backend against `soft` on random lengths that cut
+//! register groups and registers short, on unaligned buffers and through the modes
+//! (CTR, CBC decryption slabs, interleaved rows). RFC 4269's vectors run on every backend
+//! in `vectors.rs`. Backends this CPU cannot run are reported as skipped.
+
+use bitweave::cipher::seed::{self, field, SeedKeySchedule, S1, S2};
+use bitweave::engine::registry;
+use bitweave::{BlockCipher, Cipher, CipherKind, Mode, Suite};
+use rand::{Rng, RngCore, SeedableRng};
+
+/// A backend's G on one word (None: the CPU lacks the backend).
+type GFn = Box<dyn Fn(u32) -> Option<u32>>;
+
+/// Every constant-time G this build has, with its name.
+fn g_functions() -> Vec<(&'static str, GFn)> {
+    #[allow(unused_mut)]
+    let mut v: Vec<(&'static str, GFn)> = vec![("ct64", Box::new(|w| Some(seed::ct::g_word(w))))];
+    #[cfg(target_arch = "x86_64")]
+    for level in [seed::x86::Level::Gfni512, seed::x86::Level::Gfni256] {
+        v.push((level.name(), Box::new(move |w| level.g(w))));
+    }
+    v
+}
+
+#[test]
+fn gfni_matrices_give_the_sbox_tables_on_all_inputs() {
+    for x in 0..=255u8 {
+        let t = field::gfni_affine(field::GFNI_TO_AES, x, 0);
+        assert_eq!(
+            field::gfni_affine_inv(field::GFNI_S1, t, field::B1),
+            S1[x as usize]
+        );
+        assert_eq!(
+            field::gfni_affine_inv(field::GFNI_S2, t, field::B2),
+            S2[x as usize]
+        );
+    }
+}
+
+/// G on a word with one non-zero byte determines that byte's S-box output (the masks
+/// together keep every bit), so all 4 × 256 single-byte inputs check both S-boxes on all
+/// inputs through each backend's own G; random words check the mixing.
+#[test]
+fn every_g_matches_the_table_g() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(4269);
+    let mut words: Vec<u32> = (0..4)
+        .flat_map(|pos| (0..=255u32).map(move |v| v << (8 * pos)))
+        .collect();
+    words.extend((0..50_000).map(|_| rng.next_u32()));
+    for (name, g) in g_functions() {
+        if g(0).is_none() {
+            eprintln!("skipped: G of {name} (CPU lacks it)");
+            continue;
+        }
+        for &w in &words {
+            assert_eq!(g(w), Some(seed::soft::g(w)), "{name}: G({w:#010x})");
+        }
+    }
+}
+
+#[test]
+fn constant_time_key_schedules_match_the_table_one() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+    for (name, g) in g_functions() {
+        if g(0).is_none() {
+            continue;
+        }
+        for _ in 0..50 {
+            let mut key = [0u8; 16];
+            rng.fill_bytes(&mut key);
+            let want = SeedKeySchedule::new(&key, seed::soft::g);
+            let got = SeedKeySchedule::new(&key, |w| g(w).unwrap());
+            assert_eq!(got.round_keys, want.round_keys, "{name}");
+        }
+    }
+}
+
+fn seed_backends() -> Vec<registry::BackendInfo> {
+    let all: Vec<_> = registry::all()
+        .into_iter()
+        .filter(|b| b.cipher == CipherKind::Seed && b.name != "soft")
+        .collect();
+    for name in ["ct64", "gfni256", "gfni512"] {
+        assert!(
+            all.iter().any(|b| b.name == name),
+            "{name} is not registered"
+        );
+    }
+    assert!(all.iter().all(|b| b.constant_time && b.priority > 10));
+    all.into_iter()
+        .filter(|b| {
+            let ok = b.available();
+            if !ok {
+                eprintln!(
+                    "skipped: seed on {} (CPU lacks {})",
+                    b.name,
+                    b.features.join("+")
+                );
+            }
+            ok
+        })
+        .collect()
+}
+
+#[test]
+fn every_seed_backend_matches_soft_on_raw_batches() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(2026);
+    for info in seed_backends() {
+        let w = info.width;
+        // Every length up to two batches and a bit, then random ones up to 20 batches,
+        // with the buffer at an odd offset half the time.
+        let lengths: Vec<usize> = (0..=2 * w + 17)
+            .chain((0..30).map(|_| rng.gen_range(0..20 * w + 40)))
+            .collect();
+        for (i, blocks) in lengths.into_iter().enumerate() {
+            let mut key = [0u8; 16];
+            rng.fill_bytes(&mut key);
+            let fast = Cipher::with_backend(CipherKind::Seed, &key, Some(info.name)).unwrap();
+            let soft = Cipher::with_backend(CipherKind::Seed, &key, Some("soft")).unwrap();
+            assert_eq!(fast.backend(), info.name);
+            let offset = i % 2;
+            let mut buf = vec![0u8; blocks * 16 + offset];
+            rng.fill_bytes(&mut buf);
+            let data = buf[offset..].to_vec();
+            let mut want = data.clone();
+            soft.encrypt_blocks(&mut want);
+            fast.encrypt_blocks(&mut buf[offset..]);
+            assert_eq!(
+                &buf[offset..],
+                &want[..],
+                "{} encrypt {blocks} blocks",
+                info.name
+            );
+            fast.decrypt_blocks(&mut buf[offset..]);
+            assert_eq!(
+                &buf[offset..],
+                &data[..],
+                "{} decrypt {blocks} blocks",
+                info.name
+            );
+            // Decryption of arbitrary data too (not only of our own ciphertext).
+            let (mut a, mut b) = (data.clone(), data.clone());
+            fast.decrypt_blocks(&mut a);
+            soft.decrypt_blocks(&mut b);
+            assert_eq!(a, b, "{} decrypt random {blocks} blocks", info.name);
+        }
+    }
+}
+
+#[test]
+fn every_seed_backend_matches_soft_in_the_modes() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(99);
+    for info in seed_backends() {
+        for _ in 0..12 {
+            let mut key = [0u8; 16];
+            rng.fill_bytes(&mut key);
+            let fast = Cipher::with_backend(CipherKind::Seed, &key, Some(info.name)).unwrap();
+            let soft = Cipher::with_backend(CipherKind::Seed, &key, Some("soft")).unwrap();
+            for mode in [Mode::Ecb, Mode::Cbc, Mode::Ctr, Mode::Cfb, Mode::Ofb] {
+                let n = if mode.interleavable() {
+                    [1, 7, 16, 17, 33, 64][rng.gen_range(0..6)]
+                } else {
+                    1
+                };
+                let params = Suite {
+                    cipher: CipherKind::Seed,
+                    mode,
+                }
+                .params()
+                .interleave(n)
+                .padding(mode.whole_blocks());
+                let mut iv = vec![0u8; params.iv_len(16)];
+                rng.fill_bytes(&mut iv);
+                let len = rng.gen_range(0..20_000);
+                let mut pt = vec![0u8; len];
+                rng.fill_bytes(&mut pt);
+                let want = params.encrypt_all(&soft, &iv, &pt).unwrap();
+                let got = params.encrypt_all(&fast, &iv, &pt).unwrap();
+                assert!(got == want, "seed-{mode} x{n} on {} len {len}", info.name);
+                let back = params.decrypt_all(&fast, &iv, &got).unwrap();
+                assert!(
+                    back == pt,
+                    "seed-{mode} x{n} decrypt on {} len {len}",
+                    info.name
+                );
+            }
+        }
+    }
+}
+
+/// The default SEED backend is constant-time now, on every CPU.
+#[test]
+fn default_seed_backend_is_constant_time() {
+    let best = &registry::usable(CipherKind::Seed)[0];
+    assert!(
+        best.constant_time,
+        "default SEED backend {} is not",
+        best.name
+    );
+}
