@@ -69,14 +69,15 @@ pub trait BlockCipher: Send + Sync {
     }
 }
 
-/// Bytes per `decrypt_blocks` call in [`cbc_decrypt_by_slabs`] (at least one row).
+/// Bytes per `decrypt_blocks` call in [`cbc_decrypt_by_slabs`] (at least one row and
+/// the backend's width).
 const CBC_SLAB: usize = 8 * 1024;
 
 /// The portable CBC decryption loop: copy the ciphertext one row behind each slab, decrypt
 /// the slab in place, XOR.
 pub fn cbc_decrypt_by_slabs<C: BlockCipher + ?Sized>(c: &C, prev: &mut [u8], data: &mut [u8]) {
     let row = prev.len();
-    let slab = (CBC_SLAB / row).max(1) * row;
+    let slab = (CBC_SLAB.max(c.width() * c.block_size()) / row).max(1) * row;
     let mut behind = Vec::with_capacity(slab);
     for s in data.chunks_mut(slab) {
         behind.clear();
@@ -92,26 +93,40 @@ pub fn cbc_decrypt_by_slabs<C: BlockCipher + ?Sized>(c: &C, prev: &mut [u8], dat
     }
 }
 
-/// Counter blocks per `encrypt_blocks` call in [`ctr_by_batches`].
+/// Counter blocks per `encrypt_blocks` call in [`ctr_by_batches`], at least (and at
+/// least the backend's width, so every lane of a wide backend is busy).
 const CTR_BATCH: usize = 256;
 
 /// The portable counter-mode loop: batches of counter blocks through `encrypt_blocks`.
 pub fn ctr_by_batches<C: BlockCipher + ?Sized>(c: &C, counter: &mut [u8], data: &mut [u8]) {
     let bs = counter.len();
-    let mut keystream = [0u8; CTR_BATCH * MAX_BLOCK];
-    let mut used = 0;
-    for chunk in data.chunks_mut(bs * CTR_BATCH) {
+    let batch = CTR_BATCH.max(c.width()) * bs;
+    let mut keystream = vec![0u8; batch.min(data.len().div_ceil(bs) * bs)];
+    for chunk in data.chunks_mut(batch) {
         let ks = &mut keystream[..chunk.len().div_ceil(bs) * bs];
-        for b in ks.chunks_exact_mut(bs) {
-            b.copy_from_slice(counter);
-            add_be(counter, 1);
-        }
+        fill_counters(counter, ks);
         c.encrypt_blocks(ks);
         xor(chunk, ks);
-        used = used.max(ks.len());
     }
-    // Wipe only what held keystream (volatile writes are slow on a whole buffer).
-    zeroize::Zeroize::zeroize(&mut keystream[..used]);
+    wipe(&mut keystream);
+}
+
+/// Writes consecutive counter blocks from `counter` into `out` (whole blocks) and
+/// advances `counter` past them: one wide add per block.
+fn fill_counters(counter: &mut [u8], out: &mut [u8]) {
+    let n = out.len() / counter.len();
+    if counter.len() == 16 {
+        let base = u128::from_be_bytes(counter.try_into().unwrap());
+        for (i, b) in out.chunks_exact_mut(16).enumerate() {
+            b.copy_from_slice(&base.wrapping_add(i as u128).to_be_bytes());
+        }
+    } else {
+        let base = u64::from_be_bytes(counter.try_into().unwrap());
+        for (i, b) in out.chunks_exact_mut(8).enumerate() {
+            b.copy_from_slice(&base.wrapping_add(i as u64).to_be_bytes());
+        }
+    }
+    add_be(counter, n as u64);
 }
 
 /// Adds `n` to a big-endian 64- or 128-bit integer, wrapping.
@@ -166,6 +181,14 @@ pub enum Feedback {
     Cbc,
     Cfb,
     Ofb,
+}
+
+/// Clears a large buffer of secrets at memset speed: `zeroize`'s volatile byte stores
+/// cost about a cycle per byte, which would dominate a fast backend's per-call work;
+/// `black_box` keeps the compiler from dropping the fill as a dead store.
+pub(crate) fn wipe(buf: &mut [u8]) {
+    buf.fill(0);
+    std::hint::black_box(buf);
 }
 
 /// `dst ^= src` over the length of `dst` (`src` at least as long).

@@ -179,7 +179,7 @@ impl Chain {
         }
         let bs = c.block_size();
         let row_len = self.row.len();
-        let slab = (SLAB_BYTES / row_len).max(1) * row_len;
+        let slab = (SLAB_BYTES.max(c.width() * bs) / row_len).max(1) * row_len;
         for s in data.chunks_mut(slab) {
             let used = s.len().div_ceil(bs) * bs;
             self.load_previous_ciphertext(s, used);
