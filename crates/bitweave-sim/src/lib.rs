@@ -5,6 +5,7 @@
 //! tables are only ever compared with, never used as inputs.
 
 pub mod dbus;
+pub mod musra;
 pub mod ppe;
 pub mod report;
 
@@ -27,6 +28,11 @@ pub fn models() -> Vec<ModelEntry> {
             name: "dbus",
             about: "DBUS pre-scheduled AES state bus vs AXI, AES-encrypted DMA (Yang & Wen)",
             run: dbus::report,
+        },
+        ModelEntry {
+            name: "musra",
+            about: "MUSRA 8x8 CGRA with a LEON3 host running AES (Nguyen & Tran)",
+            run: musra::report,
         },
         ModelEntry {
             name: "ppe",
