@@ -361,11 +361,20 @@ impl Sched {
         let mut p = 0;
         for &id in needed {
             if m.rca.layer_of(id).is_none() {
-                let k = (0..2)
-                    .find(|&l| {
-                        m.rca.layers[l]
-                            .as_ref()
-                            .is_none_or(|x| !needed.contains(&x.id))
+                // Ping-pong: an empty layer, else the one not driving the data path,
+                // never one holding a context this task needs.
+                let free = |l: usize| {
+                    m.rca.layers[l]
+                        .as_ref()
+                        .is_none_or(|x| !needed.contains(&x.id))
+                };
+                let k = [0, 1]
+                    .into_iter()
+                    .find(|&l| m.rca.layers[l].is_none())
+                    .or_else(|| {
+                        [1 - m.rca.active, m.rca.active]
+                            .into_iter()
+                            .find(|&l| free(l))
                     })
                     .expect("two layers hold at most two contexts");
                 let words = m.cm.get(id).expect("context in the context memory");
