@@ -8,6 +8,7 @@
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 pub mod soft;
+pub mod state;
 #[cfg(target_arch = "x86_64")]
 pub mod x86;
 

@@ -96,9 +96,39 @@ impl AesSoft {
     }
 
     fn encrypt_block(&self, block: &mut [u8]) {
+        self.encrypt_one::<false>(block, &self.enc[..4].try_into().unwrap());
+    }
+
+    /// Encrypts blocks that arrive in ShiftRows order ([`super::state`]): round 1 reads
+    /// each column from its own word instead of from four columns, and AddRoundKey 0 uses
+    /// round key 0 in the same order. Output is ordinary ciphertext.
+    pub fn encrypt_prescheduled_blocks(&self, blocks: &mut [u8]) {
+        assert_eq!(blocks.len() % 16, 0, "whole blocks only");
+        let mut k0 = [0u8; 16];
+        store(&mut k0, self.enc[..4].try_into().unwrap());
+        super::state::to_shift_rows_order(&mut k0);
+        let k0 = load(&k0, &[0; 4]);
+        for block in blocks.chunks_exact_mut(16) {
+            self.encrypt_one::<true>(block, &k0);
+        }
+    }
+
+    /// FIPS-197 encryption with round key 0 given; `PRESCHEDULED` input is in ShiftRows
+    /// order, so round 1 takes column c's four bytes from word c. The two variants differ
+    /// only in those compile-time indices.
+    fn encrypt_one<const PRESCHEDULED: bool>(&self, block: &mut [u8], k0: &[u32; 4]) {
         let rk = &self.enc;
-        let mut s = load(block, &rk[0..4]);
-        for r in 1..self.rounds {
+        let s = load(block, k0);
+        let first = |c: usize, j: usize| if PRESCHEDULED { c } else { (c + j) % 4 };
+        let k = &rk[4..8];
+        let mut s = [0, 1, 2, 3].map(|c| {
+            TE[0][(s[first(c, 0)] >> 24) as usize]
+                ^ TE[1][(s[first(c, 1)] >> 16 & 0xff) as usize]
+                ^ TE[2][(s[first(c, 2)] >> 8 & 0xff) as usize]
+                ^ TE[3][(s[first(c, 3)] & 0xff) as usize]
+                ^ k[c]
+        });
+        for r in 2..self.rounds {
             let k = &rk[4 * r..4 * r + 4];
             s = [0, 1, 2, 3].map(|c| {
                 TE[0][(s[c] >> 24) as usize]
