@@ -28,7 +28,7 @@ use super::SeedKeySchedule;
 use crate::cipher::BlockCipher;
 
 /// Register groups (of 16 blocks) in flight on AVX-512.
-pub const GROUPS_512: usize = 4;
+pub const GROUPS_512: usize = 8;
 /// Register groups (of 8 blocks) in flight on AVX2.
 pub const GROUPS_256: usize = 4;
 
@@ -186,14 +186,15 @@ static ROTL24: [u8; 16] = word_shuffle([1, 2, 3, 0]);
 /// The shared part of both levels: the Feistel network on groups of four registers (the
 /// words L0, L1, R0, R1 of a register's worth of blocks), the cascade over a batch, and G
 /// on one word for the key schedule. Expanded inside a module that defines the vector type
-/// `V`, `LANES` (blocks per register) and the lane-wise primitives `set1`, `xor`, `xor3`,
-/// `add`, `g`, `lane0`, `load_group` and `store_group`, all enabled for `$features`.
+/// `V`, `LANES` (blocks per register), `Consts` (vector constants built once per call) and
+/// the lane-wise primitives `set1`, `xor`, `xor3`, `add`, `g`, `lane0`, `load_group` and
+/// `store_group`, all enabled for `$features`.
 macro_rules! seed_core {
     ($features:literal, $groups:expr) => {
         /// G on one word, for the key schedule (constant-time, like the data path).
         #[target_feature(enable = $features)]
         pub fn g_word(w: u32) -> u32 {
-            lane0(g(set1(w)))
+            lane0(g(set1(w), &Consts::new()))
         }
 
         /// Encrypts (or, with reversed keys, decrypts) `N` registers' worth of blocks at `p`.
@@ -203,7 +204,7 @@ macro_rules! seed_core {
         /// (RFC 4269 §2.1) runs stage by stage across the groups, so the instructions of
         /// independent groups sit next to each other.
         #[target_feature(enable = $features)]
-        unsafe fn crypt_groups<const N: usize>(p: *mut u8, rk: &[[u32; 2]; 16]) {
+        unsafe fn crypt_groups<const N: usize>(p: *mut u8, rk: &[[u32; 2]; 16], cs: &Consts) {
             let mut l0 = [set1(0); N];
             let mut l1 = [set1(0); N];
             let mut r0 = [set1(0); N];
@@ -219,21 +220,22 @@ macro_rules! seed_core {
                 l0: &mut [V; N],
                 l1: &mut [V; N],
                 k: [u32; 2],
+                cs: &Consts,
             ) {
                 let k0 = set1(k[0]);
                 let k01 = set1(k[0] ^ k[1]);
                 // t1 = G((C ⊕ K0) ⊕ (D ⊕ K1)); t0 = G((C ⊕ K0) + t1); t1 = G(t1 + t0).
-                let t1: [V; N] = core::array::from_fn(|n| g(xor3(c[n], d[n], k01)));
-                let t0: [V; N] = core::array::from_fn(|n| g(add(xor(c[n], k0), t1[n])));
-                let t1: [V; N] = core::array::from_fn(|n| g(add(t1[n], t0[n])));
+                let t1: [V; N] = core::array::from_fn(|n| g(xor3(c[n], d[n], k01), cs));
+                let t0: [V; N] = core::array::from_fn(|n| g(add(xor(c[n], k0), t1[n]), cs));
+                let t1: [V; N] = core::array::from_fn(|n| g(add(t1[n], t0[n]), cs));
                 for n in 0..N {
                     l0[n] = xor(l0[n], add(t0[n], t1[n]));
                     l1[n] = xor(l1[n], t1[n]);
                 }
             }
             for pair in rk.chunks_exact(2) {
-                half(&r0, &r1, &mut l0, &mut l1, pair[0]);
-                half(&l0, &l1, &mut r0, &mut r1, pair[1]);
+                half(&r0, &r1, &mut l0, &mut l1, pair[0], cs);
+                half(&l0, &l1, &mut r0, &mut r1, pair[1], cs);
             }
             for n in 0..N {
                 // SAFETY: as above.
@@ -247,22 +249,23 @@ macro_rules! seed_core {
         #[target_feature(enable = $features)]
         pub unsafe fn crypt(blocks: &mut [u8], rk: &[[u32; 2]; 16]) {
             const REG: usize = 16 * LANES;
+            let cs = Consts::new();
             let mut groups = blocks.chunks_exact_mut($groups * REG);
             for grp in &mut groups {
                 // SAFETY: the chunk holds `$groups` registers' worth of bytes.
-                unsafe { crypt_groups::<{ $groups }>(grp.as_mut_ptr(), rk) };
+                unsafe { crypt_groups::<{ $groups }>(grp.as_mut_ptr(), rk, &cs) };
             }
             let mut regs = groups.into_remainder().chunks_exact_mut(REG);
             for r in &mut regs {
                 // SAFETY: the chunk holds one register's worth of bytes.
-                unsafe { crypt_groups::<1>(r.as_mut_ptr(), rk) };
+                unsafe { crypt_groups::<1>(r.as_mut_ptr(), rk, &cs) };
             }
             let tail = regs.into_remainder();
             if !tail.is_empty() {
                 let mut buf = [0u8; REG];
                 buf[..tail.len()].copy_from_slice(tail);
                 // SAFETY: `buf` is one register's worth of bytes.
-                unsafe { crypt_groups::<1>(buf.as_mut_ptr(), rk) };
+                unsafe { crypt_groups::<1>(buf.as_mut_ptr(), rk, &cs) };
                 tail.copy_from_slice(&buf[..tail.len()]);
                 buf.zeroize();
             }
@@ -315,26 +318,50 @@ mod avx512 {
         _mm512_broadcast_i32x4(unsafe { _mm_loadu_si128(idx.as_ptr().cast()) })
     }
 
+    /// Vector constants of G, built once per call.
+    pub(super) struct Consts {
+        to_aes: V,
+        s1: V,
+        s2: V,
+        mix: [V; 4],
+        rotl8: V,
+        rotl24: V,
+    }
+
+    impl Consts {
+        #[inline]
+        #[target_feature(enable = "avx512f,avx512bw,gfni")]
+        pub(super) fn new() -> Self {
+            Consts {
+                to_aes: _mm512_set1_epi64(GFNI_TO_AES as i64),
+                s1: _mm512_set1_epi64(GFNI_S1 as i64),
+                s2: _mm512_set1_epi64(GFNI_S2 as i64),
+                mix: MIX.map(|m| set1(m)),
+                // Two of the three rotations as byte shuffles (port 5) rather than
+                // `vprold` (port 0, which the GFNI instructions also need). `black_box`
+                // hides the indices so the compiler does not turn them back into
+                // rotations; they are public constants.
+                rotl8: shuffle(core::hint::black_box(&ROTL8)),
+                rotl24: shuffle(core::hint::black_box(&ROTL24)),
+            }
+        }
+    }
+
     /// G on 16 words: S-boxes on GFNI, then the masked mixing.
     #[inline]
     #[target_feature(enable = "avx512f,avx512bw,gfni")]
-    fn g(x: V) -> V {
-        let t = _mm512_gf2p8affine_epi64_epi8::<0>(x, _mm512_set1_epi64(GFNI_TO_AES as i64));
-        let u =
-            _mm512_gf2p8affineinv_epi64_epi8::<{ B1 as i32 }>(t, _mm512_set1_epi64(GFNI_S1 as i64));
-        let v =
-            _mm512_gf2p8affineinv_epi64_epi8::<{ B2 as i32 }>(t, _mm512_set1_epi64(GFNI_S2 as i64));
-        // Even bytes S1, odd bytes S2.
+    fn g(x: V, c: &Consts) -> V {
+        let t = _mm512_gf2p8affine_epi64_epi8::<0>(x, c.to_aes);
+        let u = _mm512_gf2p8affineinv_epi64_epi8::<{ B1 as i32 }>(t, c.s1);
+        let v = _mm512_gf2p8affineinv_epi64_epi8::<{ B2 as i32 }>(t, c.s2);
+        // Even bytes S1, odd bytes S2 (the compiler merges this into a masked
+        // `gf2p8affineinvqb`).
         let y = _mm512_mask_blend_epi8(0xaaaa_aaaa_aaaa_aaaa, u, v);
         // Truth table 0x6a: (A & B) ⊕ C.
-        let z = _mm512_and_si512(y, set1(MIX[0]));
-        let z = _mm512_ternarylogic_epi32::<0x6a>(_mm512_rol_epi32::<8>(y), set1(MIX[1]), z);
-        let z = _mm512_ternarylogic_epi32::<0x6a>(
-            _mm512_shuffle_epi8(y, shuffle(&ROTL16)),
-            set1(MIX[2]),
-            z,
-        );
-        _mm512_ternarylogic_epi32::<0x6a>(_mm512_rol_epi32::<24>(y), set1(MIX[3]), z)
+        let z = _mm512_and_si512(y, c.mix[0]);
+        let z = _mm512_ternarylogic_epi32::<0x6a>(_mm512_shuffle_epi8(y, c.rotl8), c.mix[1], z);
+        let z = _mm512_ternarylogic_epi32::<0x6a>(_mm512_rol_epi32::<16>(y), c.mix[2], z);
+        _mm512_ternarylogic_epi32::<0x6a>(_mm512_shuffle_epi8(y, c.rotl24), c.mix[3], z)
     }
 
     /// 4×4 word transpose inside each 128-bit lane (an involution).
@@ -422,31 +449,45 @@ mod avx2 {
         _mm256_broadcastsi128_si256(unsafe { _mm_loadu_si128(idx.as_ptr().cast()) })
     }
 
+    /// Vector constants of G, built once per call.
+    pub(super) struct Consts {
+        to_aes: V,
+        s1: V,
+        s2: V,
+        odd: V,
+        mix: [V; 4],
+        rotl: [V; 3],
+    }
+
+    impl Consts {
+        #[inline]
+        #[target_feature(enable = "avx2,gfni")]
+        pub(super) fn new() -> Self {
+            Consts {
+                to_aes: _mm256_set1_epi64x(GFNI_TO_AES as i64),
+                s1: _mm256_set1_epi64x(GFNI_S1 as i64),
+                s2: _mm256_set1_epi64x(GFNI_S2 as i64),
+                odd: _mm256_set1_epi16(0xff00u16 as i16),
+                mix: MIX.map(|m| set1(m)),
+                rotl: [shuffle(&ROTL8), shuffle(&ROTL16), shuffle(&ROTL24)],
+            }
+        }
+    }
+
     /// G on 8 words: S-boxes on GFNI, then the masked mixing (rotations as byte shuffles).
     #[inline]
     #[target_feature(enable = "avx2,gfni")]
-    fn g(x: V) -> V {
-        let t = _mm256_gf2p8affine_epi64_epi8::<0>(x, _mm256_set1_epi64x(GFNI_TO_AES as i64));
-        let u = _mm256_gf2p8affineinv_epi64_epi8::<{ B1 as i32 }>(
-            t,
-            _mm256_set1_epi64x(GFNI_S1 as i64),
-        );
-        let v = _mm256_gf2p8affineinv_epi64_epi8::<{ B2 as i32 }>(
-            t,
-            _mm256_set1_epi64x(GFNI_S2 as i64),
-        );
+    fn g(x: V, c: &Consts) -> V {
+        let t = _mm256_gf2p8affine_epi64_epi8::<0>(x, c.to_aes);
+        let u = _mm256_gf2p8affineinv_epi64_epi8::<{ B1 as i32 }>(t, c.s1);
+        let v = _mm256_gf2p8affineinv_epi64_epi8::<{ B2 as i32 }>(t, c.s2);
         // Even bytes S1, odd bytes S2 (blendv takes the second operand where the mask
         // byte's top bit is set).
-        let y = _mm256_blendv_epi8(u, v, _mm256_set1_epi16(0xff00u16 as i16));
-        let masked = |r: V, m: u32| _mm256_and_si256(r, set1(m));
-        let z0 = xor(
-            masked(y, MIX[0]),
-            masked(_mm256_shuffle_epi8(y, shuffle(&ROTL8)), MIX[1]),
-        );
-        let z1 = xor(
-            masked(_mm256_shuffle_epi8(y, shuffle(&ROTL16)), MIX[2]),
-            masked(_mm256_shuffle_epi8(y, shuffle(&ROTL24)), MIX[3]),
-        );
+        let y = _mm256_blendv_epi8(u, v, c.odd);
+        let masked = |r: V, m: V| _mm256_and_si256(r, m);
+        let rot = |i: usize| _mm256_shuffle_epi8(y, c.rotl[i]);
+        let z0 = xor(masked(y, c.mix[0]), masked(rot(0), c.mix[1]));
+        let z1 = xor(masked(rot(1), c.mix[2]), masked(rot(2), c.mix[3]));
         xor(z0, z1)
     }
 
