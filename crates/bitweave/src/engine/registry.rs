@@ -85,7 +85,8 @@ pub fn all() -> Vec<BackendInfo> {
 }
 
 /// The bitsliced backends (`sliced64/256/512`, constant-time): for the DES family above
-/// `soft` so they are the default.
+/// `soft` so they are the default; for AES above `soft` but below AES-NI/VAES, so they are
+/// the constant-time default where the AES instructions are missing.
 fn sliced(v: &mut Vec<BackendInfo>) {
     use crate::slice::Width;
     fn des_build<const W: u8>(key: &[u8]) -> Box<dyn BlockCipher> {
@@ -97,8 +98,25 @@ fn sliced(v: &mut Vec<BackendInfo>) {
         (Width::W256, 35, || Width::W256.available(), des_build::<1>),
         (Width::W512, 40, || Width::W512.available(), des_build::<2>),
     ];
-    for kind in [CipherKind::Des, CipherKind::DesEde, CipherKind::DesEde3] {
-        for (w, priority, available, build) in widths {
+    fn aes_build<const W: u8>(key: &[u8]) -> Box<dyn BlockCipher> {
+        let w = [Width::W64, Width::W256, Width::W512][W as usize];
+        Box::new(aes::sliced::AesSliced::new(key, w).expect("registry checked availability"))
+    }
+    let aes_widths: [(Width, u32, Probe, Build); 3] = [
+        (Width::W64, 20, || Width::W64.available(), aes_build::<0>),
+        (Width::W256, 25, || Width::W256.available(), aes_build::<1>),
+        (Width::W512, 30, || Width::W512.available(), aes_build::<2>),
+    ];
+    let kinds = [
+        (CipherKind::Des, widths),
+        (CipherKind::DesEde, widths),
+        (CipherKind::DesEde3, widths),
+        (CipherKind::Aes128, aes_widths),
+        (CipherKind::Aes192, aes_widths),
+        (CipherKind::Aes256, aes_widths),
+    ];
+    for (kind, ws) in kinds {
+        for (w, priority, available, build) in ws {
             v.push(BackendInfo {
                 cipher: kind,
                 name: w.backend_name(),

@@ -7,6 +7,8 @@
 
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
+pub mod circuit;
+pub mod sliced;
 pub mod soft;
 pub mod state;
 #[cfg(target_arch = "x86_64")]

@@ -1,0 +1,311 @@
+//! `sliced64`, `sliced256`, `sliced512`: AES-128/192/256, bitsliced — one block per bit
+//! lane (64, 256 or 512 blocks per batch), the interleaved-bitslice method of the MX-1 paper.
+//!
+//! **Constant-time**: fixed sequences of Boolean operations on bit planes, no table
+//! lookups, no secret-dependent branch or index; round keys are all-zeros/all-ones masks
+//! per key bit, XORed in as broadcast constants. Key expansion runs SubWord through the same
+//! S-box circuit (on 64-bit lanes), so it is constant-time too. The registry ranks these
+//! backends below AES-NI/VAES and above `soft`: they are the constant-time default on CPUs
+//! without the AES instructions.
+//!
+//! # Layout
+//!
+//! A batch is transposed into 128 planes ([`planes_from_blocks16`]): plane `8i + k` is bit
+//! `k` (LSB = 0) of state byte `i`, with FIPS-197's byte order (byte `4c + r` is row `r` of
+//! column `c`). ShiftRows is a renaming of byte indices folded into the S-box loop;
+//! MixColumns and the S-boxes are the circuits of [`super::circuit`]. The S-box constant
+//! 0x63 is folded into round keys 1..Nr (see that module).
+//!
+//! # Sections
+//! 1. round structure, 2. key masks and backend glue.
+#![deny(unsafe_code)]
+
+use zeroize::{Zeroize, ZeroizeOnDrop};
+
+use super::circuit::{inv_mix_column, inv_sbox_linear_part, mix_column, sbox, sbox_linear_part};
+use super::KeySchedule;
+use crate::cipher::BlockCipher;
+use crate::slice::{
+    blocks16_from_planes, planes_from_blocks16, run_kernel, Kernel, Lanes, Logic, Width,
+};
+
+// ---- 1. Round structure ----------------------------------------------------------------
+
+/// ShiftRows: output byte `4c + r` takes input byte `4((c + r) mod 4) + r`.
+const SR_SRC: [usize; 16] = {
+    let mut t = [0usize; 16];
+    let mut i = 0;
+    while i < 16 {
+        let (c, r) = (i / 4, i % 4);
+        t[i] = 4 * ((c + r) % 4) + r;
+        i += 1;
+    }
+    t
+};
+
+/// InvShiftRows: output byte `4c + r` takes input byte `4((c - r) mod 4) + r`.
+const ISR_SRC: [usize; 16] = {
+    let mut t = [0usize; 16];
+    let mut i = 0;
+    while i < 16 {
+        let (c, r) = (i / 4, i % 4);
+        t[i] = 4 * ((c + 4 - r) % 4) + r;
+        i += 1;
+    }
+    t
+};
+
+/// `dst = src ^ k` (k: one mask per plane, broadcast).
+#[inline(always)]
+fn add_round_key<L: Logic>(src: &[L; 128], dst: &mut [L; 128], k: &[u64; 128]) {
+    for ((d, s), &m) in dst.iter_mut().zip(src.iter()).zip(k.iter()) {
+        *d = s.xor(L::splat(m));
+    }
+}
+
+/// `dst[j] = S(src[SR_SRC[j]])` (or the inverse S-box with InvShiftRows), byte by byte.
+#[inline(always)]
+fn sub_shift<L: Logic, const INV: bool>(src: &[L; 128], dst: &mut [L; 128]) {
+    for j in 0..16 {
+        let i = if INV { ISR_SRC[j] } else { SR_SRC[j] };
+        let x: &[L; 8] = src[8 * i..8 * i + 8].try_into().unwrap();
+        let y = if INV {
+            inv_sbox_linear_part(x)
+        } else {
+            sbox_linear_part(x)
+        };
+        dst[8 * j..8 * j + 8].copy_from_slice(&y);
+    }
+}
+
+/// Encrypts one batch in plane form with the masks of rounds 0..=Nr. Each round reads
+/// `s` and writes its result back to `s` through the scratch `t` (SubBytes/ShiftRows into
+/// `t`, MixColumns and AddRoundKey back into `s`), so no state copy is needed.
+#[inline(always)]
+fn encrypt_planes<L: Logic>(s: &mut [L; 128], keys: &[[u64; 128]]) {
+    let nr = keys.len() - 1;
+    let mut t = [L::splat(0); 128];
+    t.copy_from_slice(s);
+    add_round_key(&t, s, &keys[0]);
+    for (r, k) in keys.iter().enumerate().skip(1) {
+        sub_shift::<L, false>(s, &mut t);
+        if r != nr {
+            let mut u = [L::splat(0); 32];
+            for c in 0..4 {
+                mix_column(&t[32 * c..32 * c + 32], &mut u);
+                t[32 * c..32 * c + 32].copy_from_slice(&u);
+            }
+        }
+        add_round_key(&t, s, k);
+    }
+}
+
+/// Decrypts one batch in plane form; `keys` are the round masks in application order
+/// (round Nr first).
+#[inline(always)]
+fn decrypt_planes<L: Logic>(s: &mut [L; 128], keys: &[[u64; 128]]) {
+    let nr = keys.len() - 1;
+    let mut t = [L::splat(0); 128];
+    t.copy_from_slice(s);
+    add_round_key(&t, s, &keys[0]);
+    for (r, k) in keys.iter().enumerate().skip(1) {
+        sub_shift::<L, true>(s, &mut t);
+        if r != nr {
+            let mut u = [L::splat(0); 128];
+            add_round_key(&t, &mut u, k);
+            for c in 0..4 {
+                inv_mix_column(&u[32 * c..32 * c + 32], &mut s[32 * c..32 * c + 32]);
+            }
+        } else {
+            add_round_key(&t, s, k);
+        }
+    }
+}
+
+/// The work of one call: whole batches of `64 * L::WORDS` blocks.
+struct Batches<'a> {
+    keys: &'a [[u64; 128]],
+    decrypt: bool,
+    data: &'a mut [u8],
+}
+
+impl Kernel for Batches<'_> {
+    #[inline(always)]
+    fn run<L: Lanes>(&mut self) {
+        for chunk in self.data.chunks_exact_mut(64 * 16 * L::WORDS) {
+            let mut s = planes_from_blocks16::<L>(chunk);
+            if self.decrypt {
+                decrypt_planes(&mut s, self.keys);
+            } else {
+                encrypt_planes(&mut s, self.keys);
+            }
+            blocks16_from_planes(&s, chunk);
+        }
+    }
+}
+
+// ---- 2. Key masks and backend glue -----------------------------------------------------
+
+/// SubWord through the S-box circuit: the four bytes in four lanes of a u64 plane set.
+fn sub_word_ct(w: u32) -> u32 {
+    let b = w.to_be_bytes();
+    let mut x = [0u64; 8];
+    for (k, xk) in x.iter_mut().enumerate() {
+        for (lane, &byte) in b.iter().enumerate() {
+            *xk |= (((byte >> k) & 1) as u64) << lane;
+        }
+    }
+    let y = sbox(&x);
+    let mut out = [0u8; 4];
+    for (lane, o) in out.iter_mut().enumerate() {
+        for (k, yk) in y.iter().enumerate() {
+            *o |= (((yk >> lane) & 1) as u8) << k;
+        }
+    }
+    u32::from_be_bytes(out)
+}
+
+/// Per-plane masks of a round key, with 0x63 folded in when `fold` (rounds 1..Nr).
+fn key_masks(bytes: [u8; 16], fold: bool) -> [u64; 128] {
+    let mut m = [0u64; 128];
+    for (i, &b) in bytes.iter().enumerate() {
+        let b = if fold { b ^ 0x63 } else { b };
+        for k in 0..8 {
+            m[8 * i + k] = 0u64.wrapping_sub(((b >> k) & 1) as u64);
+        }
+    }
+    m
+}
+
+/// AES bitsliced at a given lane width.
+#[derive(Clone, Zeroize, ZeroizeOnDrop)]
+pub struct AesSliced {
+    enc: Vec<[u64; 128]>,
+    dec: Vec<[u64; 128]>,
+    #[zeroize(skip)]
+    width: Width,
+}
+
+impl AesSliced {
+    /// Keys the backend (`key` is 16, 24 or 32 bytes), or `None` if this CPU cannot run
+    /// `width`.
+    pub fn new(key: &[u8], width: Width) -> Option<Self> {
+        if !width.available() {
+            return None;
+        }
+        let ks = KeySchedule::with_sub_word(key, sub_word_ct);
+        let nr = ks.rounds();
+        let enc: Vec<[u64; 128]> = (0..=nr)
+            .map(|r| key_masks(ks.round_key_bytes(r), r != 0))
+            .collect();
+        let dec = enc.iter().rev().copied().collect();
+        Some(AesSliced { enc, dec, width })
+    }
+
+    fn crypt(&self, data: &mut [u8], decrypt: bool) {
+        assert_eq!(data.len() % 16, 0, "whole blocks only");
+        let keys: &[[u64; 128]] = if decrypt { &self.dec } else { &self.enc };
+        let batch = 16 * self.width.lanes();
+        let full = data.len() / batch * batch;
+        let (body, tail) = data.split_at_mut(full);
+        let go = |w: Width, data: &mut [u8]| {
+            run_kernel(
+                w,
+                &mut Batches {
+                    keys,
+                    decrypt,
+                    data,
+                },
+            )
+        };
+        if !body.is_empty() {
+            go(self.width, body);
+        }
+        if tail.is_empty() {
+            return;
+        }
+        // The tail: whole 64-block batches on the portable lanes when it is short, then
+        // one zero-padded batch (the narrowest width that holds the rest).
+        let small = 16 * 64;
+        let narrow = tail.len() <= small || self.width == Width::W64;
+        let (w, pad) = if narrow {
+            let whole = tail.len() / small * small;
+            let (b, rest) = tail.split_at_mut(whole);
+            if !b.is_empty() {
+                go(Width::W64, b);
+            }
+            (Width::W64, rest)
+        } else {
+            (self.width, tail)
+        };
+        if pad.is_empty() {
+            return;
+        }
+        let mut buf = vec![0u8; 16 * w.lanes()];
+        buf[..pad.len()].copy_from_slice(pad);
+        go(w, &mut buf);
+        pad.copy_from_slice(&buf[..pad.len()]);
+        buf.zeroize();
+    }
+}
+
+impl BlockCipher for AesSliced {
+    fn block_size(&self) -> usize {
+        16
+    }
+    fn width(&self) -> usize {
+        self.width.lanes()
+    }
+    fn backend(&self) -> &'static str {
+        self.width.backend_name()
+    }
+    fn encrypt_blocks(&self, blocks: &mut [u8]) {
+        self.crypt(blocks, false)
+    }
+    fn decrypt_blocks(&self, blocks: &mut [u8]) {
+        self.crypt(blocks, true)
+    }
+}
+
+/// Gate lists of the AES circuits, traced from the generic functions the backends run:
+/// (S-box without constant, inverse S-box without constant, MixColumns on one column,
+/// InvMixColumns on one column).
+pub fn circuits() -> [crate::slice::trace::Circuit; 4] {
+    use crate::slice::trace::{Circuit, Trace};
+    let s8 = |f: fn(&[Trace; 8]) -> [Trace; 8]| {
+        Circuit::record(8, |x| f(x.try_into().unwrap()).to_vec())
+    };
+    let col = |f: fn(&[Trace], &mut [Trace])| {
+        Circuit::record(32, |x| {
+            let mut c = x.to_vec();
+            f(x, &mut c);
+            c
+        })
+    };
+    [
+        s8(sbox_linear_part),
+        s8(inv_sbox_linear_part),
+        col(mix_column),
+        col(inv_mix_column),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn constant_time_sub_word_matches_the_table() {
+        for w in [0u32, 0x0102_0304, 0xffee_ddcc, 0x5363_a0b1] {
+            let want = u32::from_be_bytes(w.to_be_bytes().map(|b| super::super::SBOX[b as usize]));
+            assert_eq!(sub_word_ct(w), want);
+        }
+    }
+
+    #[test]
+    fn shift_rows_tables_are_inverse() {
+        for j in 0..16 {
+            assert_eq!(ISR_SRC[SR_SRC[j]], j);
+        }
+    }
+}
