@@ -6,6 +6,7 @@
 
 pub mod dbus;
 pub mod musra;
+pub mod mx1;
 pub mod ppe;
 pub mod report;
 
@@ -33,6 +34,11 @@ pub fn models() -> Vec<ModelEntry> {
             name: "musra",
             about: "MUSRA 8x8 CGRA with a LEON3 host running AES (Nguyen & Tran)",
             run: musra::report,
+        },
+        ModelEntry {
+            name: "mx1",
+            about: "MX-1 massive-parallel SIMD matrix, interleaved-bitslice DES/3DES in five modes (Kumaki et al.)",
+            run: mx1::report,
         },
         ModelEntry {
             name: "ppe",

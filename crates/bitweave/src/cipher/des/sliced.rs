@@ -163,6 +163,17 @@ fn crypt_planes<L: Logic>(planes: &[L; 64], keys: &[[u64; 48]]) -> [L; 64] {
     out
 }
 
+/// The whole bitsliced DES / triple-DES data path on 64 planes (the layout of
+/// [`planes_from_blocks8`]) for an 8-, 16- or 24-byte key, over any [`Logic`] type: the
+/// entry point an architecture model (the MX-1 SIMD matrix) uses to run the backends' own
+/// round structure and S-box circuits on its lane type.
+pub fn crypt_planes_for_key<L: Logic>(planes: &[L; 64], key: &[u8], decrypt: bool) -> [L; 64] {
+    let mut masks = round_key_masks(&TdesKeys::new(key), decrypt);
+    let out = crypt_planes(planes, &masks);
+    masks.zeroize();
+    out
+}
+
 /// The work of one call: whole batches of `64 * L::WORDS` blocks.
 struct Batches<'a> {
     keys: &'a [[u64; 48]],

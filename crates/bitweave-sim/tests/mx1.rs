@@ -1,0 +1,243 @@
+//! The MX-1 model: its ciphertext against the library for every cipher, mode and direction
+//! it runs; the scaling laws of sections 4.1 and 5; the mx_xor_h reduction; the report's
+//! JSON contract.
+
+use bitweave::{CipherKind, Direction, Mode};
+use bitweave_sim::mx1::des;
+use bitweave_sim::mx1::library::Library;
+use bitweave_sim::mx1::matrix::{CIPHER_PHASE, KEY_PHASE};
+use bitweave_sim::mx1::scenario::{add_round_key, bytes, run_sample, MODES};
+use bitweave_sim::mx1::Mx1Config;
+
+const KINDS: [CipherKind; 3] = [CipherKind::Des, CipherKind::DesEde, CipherKind::DesEde3];
+const DIRS: [Direction; 2] = [Direction::Encrypt, Direction::Decrypt];
+
+#[test]
+fn ciphertext_matches_library_every_cipher_mode_direction() {
+    for pes in [1024, 2048] {
+        let cfg = Mx1Config::with_pes(pes);
+        for kind in KINDS {
+            for mode in MODES {
+                for dir in DIRS {
+                    for lib in [Library::OneBit, Library::MultiBit] {
+                        let r = run_sample(&cfg, lib, kind, mode, dir, 2);
+                        assert!(
+                            r.verified,
+                            "{} {} {} {pes} PEs {}",
+                            kind.name(),
+                            mode.name(),
+                            dir.name(),
+                            lib.name()
+                        );
+                        assert_eq!(r.output.len(), 2 * 8 * pes);
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_corrupted_model_is_caught() {
+    // The check is not vacuous: the model's output differs from a different key's.
+    let cfg = Mx1Config::with_pes(1024);
+    let key = bytes(1, 8);
+    let iv = bytes(2, des::iv_len(Mode::Cbc, 1024));
+    let data = bytes(3, 8 * 1024);
+    let r = des::run(
+        &cfg,
+        Library::OneBit,
+        CipherKind::Des,
+        &key,
+        Mode::Cbc,
+        Direction::Encrypt,
+        &iv,
+        &data,
+    );
+    assert!(r.verified);
+    let mut other = key.clone();
+    other[0] ^= 0x80;
+    let s = des::run(
+        &cfg,
+        Library::OneBit,
+        CipherKind::Des,
+        &other,
+        Mode::Cbc,
+        Direction::Encrypt,
+        &iv,
+        &data,
+    );
+    assert_ne!(r.output, s.output);
+    // Three batches chain through the second and third.
+    let long = bytes(4, 3 * 8 * 1024);
+    for mode in MODES {
+        let iv = bytes(5, des::iv_len(mode, 1024));
+        let t = des::run(
+            &cfg,
+            Library::OneBit,
+            CipherKind::Des,
+            &key,
+            mode,
+            Direction::Encrypt,
+            &iv,
+            &long,
+        );
+        assert!(t.verified, "{}", mode.name());
+        assert_eq!(t.batches, 3);
+    }
+}
+
+fn cpb(pes: usize, kind: CipherKind, mode: Mode, dir: Direction) -> f64 {
+    run_sample(
+        &Mx1Config::with_pes(pes),
+        Library::OneBit,
+        kind,
+        mode,
+        dir,
+        2,
+    )
+    .cycles_per_byte()
+}
+
+#[test]
+fn doubling_pes_halves_cycles_per_byte() {
+    for kind in [CipherKind::Des, CipherKind::DesEde3] {
+        for mode in MODES {
+            let r = cpb(2048, kind, mode, Direction::Encrypt)
+                / cpb(1024, kind, mode, Direction::Encrypt);
+            assert!(
+                (r - 0.5).abs() < 0.005,
+                "{} {}: {r}",
+                kind.name(),
+                mode.name()
+            );
+        }
+    }
+}
+
+#[test]
+fn triple_des_is_three_des() {
+    for dir in DIRS {
+        let r = cpb(1024, CipherKind::DesEde3, Mode::Ecb, dir)
+            / cpb(1024, CipherKind::Des, Mode::Ecb, dir);
+        assert!((r - 3.0).abs() < 0.03, "{}: {r}", dir.name());
+    }
+}
+
+#[test]
+fn modes_within_one_percent_of_ecb() {
+    for kind in [CipherKind::Des, CipherKind::DesEde3] {
+        for dir in DIRS {
+            let ecb = cpb(1024, kind, Mode::Ecb, dir);
+            for mode in MODES {
+                let m = cpb(1024, kind, mode, dir);
+                assert!(
+                    m > ecb || mode == Mode::Ecb,
+                    "{} {}: mode work is not free",
+                    kind.name(),
+                    mode.name()
+                );
+                // CTR also steps every PE's counter bit-serially (2 calls per bit above
+                // the step's bit): 1.2% for DES against the paper's 0.7% — a reported
+                // deviation, so its bound is 1.5%.
+                let bound = if mode == Mode::Ctr { 0.015 } else { 0.01 };
+                assert!(
+                    (m - ecb) / ecb < bound,
+                    "{} {}: {m} vs {ecb}",
+                    kind.name(),
+                    mode.name()
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn mx_xor_h_fuses_consecutive_xors_per_eq2() {
+    // AddRoundKey's shape: 128 consecutive planes XOR key bits = one mx_xor_h call.
+    let cfg = Mx1Config::with_pes(1024);
+    let c = cfg.matrix.call_cycles();
+    let (one, ok1) = add_round_key(&cfg, Library::OneBit);
+    let (multi, ok2) = add_round_key(&cfg, Library::MultiBit);
+    assert!(ok1 && ok2);
+    assert_eq!(one, 128 * c);
+    assert_eq!(multi, c + 128);
+    assert!(multi < one);
+}
+
+#[test]
+fn mx_xor_h_never_costs_more_per_des_transformation() {
+    let cfg = Mx1Config::with_pes(1024);
+    for mode in MODES {
+        let one = run_sample(
+            &cfg,
+            Library::OneBit,
+            CipherKind::Des,
+            mode,
+            Direction::Encrypt,
+            2,
+        );
+        let multi = run_sample(
+            &cfg,
+            Library::MultiBit,
+            CipherKind::Des,
+            mode,
+            Direction::Encrypt,
+            2,
+        );
+        assert!(one.verified && multi.verified);
+        // The same operations run; only their grouping into calls may differ.
+        assert_eq!(one.steady.bit_ops, multi.steady.bit_ops);
+        assert!(multi.steady.calls <= one.steady.calls);
+        for ph in [KEY_PHASE, CIPHER_PHASE, "mode-in", "mode-out"] {
+            assert!(
+                multi.steady.phase(ph) <= one.steady.phase(ph),
+                "{} {ph}",
+                mode.name()
+            );
+        }
+        assert!(one.steady.phase(KEY_PHASE) > 0 && one.steady.phase(CIPHER_PHASE) > 0);
+    }
+}
+
+#[test]
+fn report_json_contract() {
+    let rep = bitweave_sim::run("mx1").expect("mx1 is registered");
+    assert!(rep.verified);
+    let v: serde_json::Value = serde_json::from_str(&rep.to_json()).unwrap();
+    assert_eq!(v["model"], "mx1");
+    assert_eq!(v["verified"], true);
+    let rows = v["rows"].as_array().unwrap();
+    // 2 ciphers x 2 directions x 2 widths x 5 modes against Table VI.
+    let table_vi = rows
+        .iter()
+        .filter(|r| r["metric"].as_str().unwrap().contains("(Table VI)"))
+        .count();
+    assert_eq!(table_vi, 40);
+    for r in rows {
+        for k in ["metric", "unit", "paper", "model", "deviation"] {
+            assert!(r.get(k).is_some(), "row lacks {k}: {r}");
+        }
+        let model = r["model"].as_f64().unwrap();
+        assert!(model.is_finite() && model > 0.0, "{r}");
+        match r["paper"].as_f64() {
+            Some(p) => {
+                let d = r["deviation"].as_f64().unwrap();
+                assert!((d - (model - p) / p).abs() < 1e-9, "{r}");
+            }
+            None => assert!(r["deviation"].is_null()),
+        }
+    }
+    // No AES row is typed in: AES is listed as omitted.
+    assert!(!rows
+        .iter()
+        .any(|r| r["metric"].as_str().unwrap().contains("AES")));
+    assert!(rep
+        .notes
+        .iter()
+        .any(|n| n.contains("omitted") && n.contains("AES")));
+    assert!(rows
+        .iter()
+        .any(|r| r["metric"] == "DES enc ECB, 1024 PEs (Table VI)" && r["paper"] == 23.11));
+    println!("{}", rep.to_table());
+}
