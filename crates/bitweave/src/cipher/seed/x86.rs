@@ -27,9 +27,9 @@ use super::field::{B1, B2, GFNI_S1, GFNI_S2, GFNI_TO_AES, MIX};
 use super::SeedKeySchedule;
 use crate::cipher::BlockCipher;
 
-/// Register groups (of 16 blocks) in flight on AVX-512.
+/// Register groups (of 16 blocks) in flight on AVX-512 (at most 8).
 pub const GROUPS_512: usize = 8;
-/// Register groups (of 8 blocks) in flight on AVX2.
+/// Register groups (of 8 blocks) in flight on AVX2 (at most 8).
 pub const GROUPS_256: usize = 4;
 
 /// Which instruction set a keyed [`SeedX86`] runs on.
@@ -187,8 +187,9 @@ static ROTL24: [u8; 16] = word_shuffle([1, 2, 3, 0]);
 /// words L0, L1, R0, R1 of a register's worth of blocks), the cascade over a batch, and G
 /// on one word for the key schedule. Expanded inside a module that defines the vector type
 /// `V`, `LANES` (blocks per register), `Consts` (vector constants built once per call) and
-/// the lane-wise primitives `set1`, `xor`, `xor3`, `add`, `g`, `lane0`, `load_group` and
-/// `store_group`, all enabled for `$features`.
+/// the lane-wise primitives `set1`, `xor`, `xor3`, `add`, `g`, `g_latency` (G with the
+/// shortest dependency chain), `lane0`, `load_group` and `store_group`, all enabled for
+/// `$features`.
 macro_rules! seed_core {
     ($features:literal, $groups:expr) => {
         /// G on one word, for the key schedule (constant-time, like the data path).
@@ -225,9 +226,11 @@ macro_rules! seed_core {
                 let k0 = set1(k[0]);
                 let k01 = set1(k[0] ^ k[1]);
                 // t1 = G((C ⊕ K0) ⊕ (D ⊕ K1)); t0 = G((C ⊕ K0) + t1); t1 = G(t1 + t0).
-                let t1: [V; N] = core::array::from_fn(|n| g(xor3(c[n], d[n], k01), cs));
-                let t0: [V; N] = core::array::from_fn(|n| g(add(xor(c[n], k0), t1[n]), cs));
-                let t1: [V; N] = core::array::from_fn(|n| g(add(t1[n], t0[n]), cs));
+                // One register alone is latency-bound: take G's shortest path then.
+                let g = |x: V| if N == 1 { g_latency(x, cs) } else { g(x, cs) };
+                let t1: [V; N] = core::array::from_fn(|n| g(xor3(c[n], d[n], k01)));
+                let t0: [V; N] = core::array::from_fn(|n| g(add(xor(c[n], k0), t1[n])));
+                let t1: [V; N] = core::array::from_fn(|n| g(add(t1[n], t0[n])));
                 for n in 0..N {
                     l0[n] = xor(l0[n], add(t0[n], t1[n]));
                     l1[n] = xor(l1[n], t1[n]);
@@ -244,8 +247,9 @@ macro_rules! seed_core {
         }
 
         /// Runs every block of `blocks` through the 16 rounds with `rk`: groups of
-        /// `$groups` registers, then one register at a time, then a partial register
-        /// through a zero-padded copy (wiped afterwards).
+        /// `$groups` registers, then all remaining registers together (so a batch of a
+        /// few registers, such as an interleaved row, still has them all in flight), a
+        /// partial last register through a zero-padded copy (wiped afterwards).
         #[target_feature(enable = $features)]
         pub unsafe fn crypt(blocks: &mut [u8], rk: &[[u32; 2]; 16]) {
             const REG: usize = 16 * LANES;
@@ -255,19 +259,40 @@ macro_rules! seed_core {
                 // SAFETY: the chunk holds `$groups` registers' worth of bytes.
                 unsafe { crypt_groups::<{ $groups }>(grp.as_mut_ptr(), rk, &cs) };
             }
-            let mut regs = groups.into_remainder().chunks_exact_mut(REG);
-            for r in &mut regs {
-                // SAFETY: the chunk holds one register's worth of bytes.
-                unsafe { crypt_groups::<1>(r.as_mut_ptr(), rk, &cs) };
+            let rest = groups.into_remainder();
+            if rest.is_empty() {
+                return;
             }
-            let tail = regs.into_remainder();
-            if !tail.is_empty() {
-                let mut buf = [0u8; REG];
-                buf[..tail.len()].copy_from_slice(tail);
-                // SAFETY: `buf` is one register's worth of bytes.
-                unsafe { crypt_groups::<1>(buf.as_mut_ptr(), rk, &cs) };
-                tail.copy_from_slice(&buf[..tail.len()]);
+            let regs = rest.len().div_ceil(REG);
+            if rest.len() == regs * REG {
+                // SAFETY: `rest` holds `regs` registers' worth of bytes.
+                unsafe { crypt_regs(regs, rest.as_mut_ptr(), rk, &cs) };
+            } else {
+                let mut buf = [0u8; $groups * REG];
+                buf[..rest.len()].copy_from_slice(rest);
+                // SAFETY: `buf` holds `$groups` ≥ `regs` registers' worth of bytes.
+                unsafe { crypt_regs(regs, buf.as_mut_ptr(), rk, &cs) };
+                rest.copy_from_slice(&buf[..rest.len()]);
                 buf.zeroize();
+            }
+        }
+
+        /// `crypt_groups` for a run-time count of 1 to 8 registers.
+        #[target_feature(enable = $features)]
+        unsafe fn crypt_regs(n: usize, p: *mut u8, rk: &[[u32; 2]; 16], cs: &Consts) {
+            // SAFETY (all arms): the caller hands `n` registers' worth of bytes at `p`.
+            unsafe {
+                match n {
+                    1 => crypt_groups::<1>(p, rk, cs),
+                    2 => crypt_groups::<2>(p, rk, cs),
+                    3 => crypt_groups::<3>(p, rk, cs),
+                    4 => crypt_groups::<4>(p, rk, cs),
+                    5 => crypt_groups::<5>(p, rk, cs),
+                    6 => crypt_groups::<6>(p, rk, cs),
+                    7 => crypt_groups::<7>(p, rk, cs),
+                    8 => crypt_groups::<8>(p, rk, cs),
+                    _ => unreachable!("at most 8 registers per step"),
+                }
             }
         }
     };
@@ -324,6 +349,7 @@ mod avx512 {
         s1: V,
         s2: V,
         mix: [V; 4],
+        odd: V,
         rotl8: V,
         rotl24: V,
     }
@@ -337,6 +363,7 @@ mod avx512 {
                 s1: _mm512_set1_epi64(GFNI_S1 as i64),
                 s2: _mm512_set1_epi64(GFNI_S2 as i64),
                 mix: MIX.map(|m| set1(m)),
+                odd: _mm512_set1_epi16(0xff00u16 as i16),
                 // Two of the three rotations as byte shuffles (port 5) rather than
                 // `vprold` (port 0, which the GFNI instructions also need). `black_box`
                 // hides the indices so the compiler does not turn them back into
@@ -362,6 +389,28 @@ mod avx512 {
         let z = _mm512_ternarylogic_epi32::<0x6a>(_mm512_shuffle_epi8(y, c.rotl8), c.mix[1], z);
         let z = _mm512_ternarylogic_epi32::<0x6a>(_mm512_rol_epi32::<16>(y), c.mix[2], z);
         _mm512_ternarylogic_epi32::<0x6a>(_mm512_shuffle_epi8(y, c.rotl24), c.mix[3], z)
+    }
+
+    /// G with a shorter dependency chain for a lone register (one more instruction): the
+    /// two `gf2p8affineinvqb` run side by side and a select joins them (the compiler
+    /// would otherwise chain them as a merge-masked pair), and the mixing is a tree of
+    /// depth three.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,gfni")]
+    fn g_latency(x: V, c: &Consts) -> V {
+        let t = _mm512_gf2p8affine_epi64_epi8::<0>(x, c.to_aes);
+        let u = _mm512_gf2p8affineinv_epi64_epi8::<{ B1 as i32 }>(t, c.s1);
+        let v = _mm512_gf2p8affineinv_epi64_epi8::<{ B2 as i32 }>(t, c.s2);
+        // Truth table 0xca: A ? B : C (odd bytes from v).
+        let y = _mm512_ternarylogic_epi32::<0xca>(c.odd, v, u);
+        let a = _mm512_ternarylogic_epi32::<0x6a>(
+            _mm512_shuffle_epi8(y, c.rotl8),
+            c.mix[1],
+            _mm512_and_si512(y, c.mix[0]),
+        );
+        let b = _mm512_and_si512(_mm512_rol_epi32::<16>(y), c.mix[2]);
+        let d = _mm512_and_si512(_mm512_shuffle_epi8(y, c.rotl24), c.mix[3]);
+        xor3(a, b, d)
     }
 
     /// 4×4 word transpose inside each 128-bit lane (an involution).
@@ -489,6 +538,13 @@ mod avx2 {
         let z0 = xor(masked(y, c.mix[0]), masked(rot(0), c.mix[1]));
         let z1 = xor(masked(rot(1), c.mix[2]), masked(rot(2), c.mix[3]));
         xor(z0, z1)
+    }
+
+    /// On AVX2 the two `gf2p8affineinvqb` already run side by side.
+    #[inline]
+    #[target_feature(enable = "avx2,gfni")]
+    fn g_latency(x: V, c: &Consts) -> V {
+        g(x, c)
     }
 
     /// 4×4 word transpose inside each 128-bit lane (an involution).
