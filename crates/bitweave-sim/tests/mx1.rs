@@ -3,13 +3,19 @@
 //! JSON contract.
 
 use bitweave::{CipherKind, Direction, Mode};
-use bitweave_sim::mx1::des;
 use bitweave_sim::mx1::library::Library;
 use bitweave_sim::mx1::matrix::{CIPHER_PHASE, KEY_PHASE};
-use bitweave_sim::mx1::scenario::{add_round_key, bytes, run_sample, MODES};
+use bitweave_sim::mx1::modes;
+use bitweave_sim::mx1::scenario::{add_round_key, aes_transformations, bytes, run_sample, MODES};
 use bitweave_sim::mx1::Mx1Config;
 
-const KINDS: [CipherKind; 3] = [CipherKind::Des, CipherKind::DesEde, CipherKind::DesEde3];
+const KINDS: [CipherKind; 5] = [
+    CipherKind::Aes128,
+    CipherKind::Aes256,
+    CipherKind::Des,
+    CipherKind::DesEde,
+    CipherKind::DesEde3,
+];
 const DIRS: [Direction; 2] = [Direction::Encrypt, Direction::Decrypt];
 
 #[test]
@@ -29,7 +35,7 @@ fn ciphertext_matches_library_every_cipher_mode_direction() {
                             dir.name(),
                             lib.name()
                         );
-                        assert_eq!(r.output.len(), 2 * 8 * pes);
+                        assert_eq!(r.output.len(), 2 * kind.block_size() * pes);
                     }
                 }
             }
@@ -42,9 +48,9 @@ fn a_corrupted_model_is_caught() {
     // The check is not vacuous: the model's output differs from a different key's.
     let cfg = Mx1Config::with_pes(1024);
     let key = bytes(1, 8);
-    let iv = bytes(2, des::iv_len(Mode::Cbc, 1024));
+    let iv = bytes(2, modes::iv_len(CipherKind::Des, Mode::Cbc, 1024));
     let data = bytes(3, 8 * 1024);
-    let r = des::run(
+    let r = modes::run(
         &cfg,
         Library::OneBit,
         CipherKind::Des,
@@ -57,7 +63,7 @@ fn a_corrupted_model_is_caught() {
     assert!(r.verified);
     let mut other = key.clone();
     other[0] ^= 0x80;
-    let s = des::run(
+    let s = modes::run(
         &cfg,
         Library::OneBit,
         CipherKind::Des,
@@ -71,8 +77,8 @@ fn a_corrupted_model_is_caught() {
     // Three batches chain through the second and third.
     let long = bytes(4, 3 * 8 * 1024);
     for mode in MODES {
-        let iv = bytes(5, des::iv_len(mode, 1024));
-        let t = des::run(
+        let iv = bytes(5, modes::iv_len(CipherKind::Des, mode, 1024));
+        let t = modes::run(
             &cfg,
             Library::OneBit,
             CipherKind::Des,
@@ -101,7 +107,7 @@ fn cpb(pes: usize, kind: CipherKind, mode: Mode, dir: Direction) -> f64 {
 
 #[test]
 fn doubling_pes_halves_cycles_per_byte() {
-    for kind in [CipherKind::Des, CipherKind::DesEde3] {
+    for kind in [CipherKind::Aes128, CipherKind::Des, CipherKind::DesEde3] {
         for mode in MODES {
             let r = cpb(2048, kind, mode, Direction::Encrypt)
                 / cpb(1024, kind, mode, Direction::Encrypt);
@@ -126,10 +132,13 @@ fn triple_des_is_three_des() {
 
 #[test]
 fn modes_within_one_percent_of_ecb() {
-    for kind in [CipherKind::Des, CipherKind::DesEde3] {
+    for kind in [CipherKind::Aes128, CipherKind::Des, CipherKind::DesEde3] {
         for dir in DIRS {
-            let ecb = cpb(1024, kind, Mode::Ecb, dir);
             for mode in MODES {
+                // CFB, OFB and CTR run the forward cipher in both directions.
+                let forward = matches!(mode, Mode::Cfb | Mode::Ofb | Mode::Ctr);
+                let ecb_dir = if forward { Direction::Encrypt } else { dir };
+                let ecb = cpb(1024, kind, Mode::Ecb, ecb_dir);
                 let m = cpb(1024, kind, mode, dir);
                 assert!(
                     m > ecb || mode == Mode::Ecb,
@@ -201,6 +210,30 @@ fn mx_xor_h_never_costs_more_per_des_transformation() {
 }
 
 #[test]
+fn aes_transformations_add_up_to_the_cipher_and_mx_xor_h_never_costs_more() {
+    let cfg = Mx1Config::with_pes(1024);
+    let (ark, sb, mc, ok) = aes_transformations(&cfg, Library::OneBit);
+    assert!(ok);
+    // With 1-bit calls the per-round parts add up exactly to the whole AES-128 run:
+    // 11 AddRoundKeys, 10 SubBytes, 9 MixColumns.
+    let full = run_sample(
+        &cfg,
+        Library::OneBit,
+        CipherKind::Aes128,
+        Mode::Ecb,
+        Direction::Encrypt,
+        1,
+    );
+    assert_eq!(
+        11 * ark + 10 * sb + 9 * mc,
+        full.steady.phase(KEY_PHASE) + full.steady.phase(CIPHER_PHASE)
+    );
+    let (ark_h, sb_h, mc_h, ok_h) = aes_transformations(&cfg, Library::MultiBit);
+    assert!(ok_h);
+    assert!(ark_h <= ark && sb_h <= sb && mc_h <= mc);
+}
+
+#[test]
 fn report_json_contract() {
     let rep = bitweave_sim::run("mx1").expect("mx1 is registered");
     assert!(rep.verified);
@@ -228,14 +261,18 @@ fn report_json_contract() {
             None => assert!(r["deviation"].is_null()),
         }
     }
-    // No AES row is typed in: AES is listed as omitted.
-    assert!(!rows
+    let table_i = rows
         .iter()
-        .any(|r| r["metric"].as_str().unwrap().contains("AES")));
-    assert!(rep
-        .notes
-        .iter()
-        .any(|n| n.contains("omitted") && n.contains("AES")));
+        .filter(|r| r["metric"].as_str().unwrap().contains("(Table I)"))
+        .count();
+    assert_eq!(table_i, 20);
+    for t in ["Table III", "Table IV", "Table V", "Table VII"] {
+        assert!(
+            rows.iter()
+                .any(|r| r["metric"].as_str().unwrap().contains(t)),
+            "{t}"
+        );
+    }
     assert!(rows
         .iter()
         .any(|r| r["metric"] == "DES enc ECB, 1024 PEs (Table VI)" && r["paper"] == 23.11));

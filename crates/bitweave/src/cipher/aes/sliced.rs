@@ -122,6 +122,24 @@ fn decrypt_planes<L: Logic>(s: &mut [L; 128], keys: &[[u64; 128]]) {
     }
 }
 
+/// The whole bitsliced AES data path, in place on 128 planes (the layout of
+/// [`planes_from_blocks16`]) for a 16-, 24- or 32-byte key, over any [`Logic`] type: the
+/// entry point an architecture model (the MX-1 SIMD matrix) uses to run this backend's
+/// round structure and circuits on its lane type.
+pub fn crypt_planes_for_key<L: Logic>(s: &mut [L; 128], key: &[u8], decrypt: bool) {
+    let ks = KeySchedule::with_sub_word(key, sub_word_ct);
+    let mut keys: Vec<[u64; 128]> = (0..=ks.rounds())
+        .map(|r| key_masks(ks.round_key_bytes(r), r != 0))
+        .collect();
+    if decrypt {
+        keys.reverse();
+        decrypt_planes(s, &keys);
+    } else {
+        encrypt_planes(s, &keys);
+    }
+    keys.zeroize();
+}
+
 /// The work of one call: whole batches of `64 * L::WORDS` blocks.
 struct Batches<'a> {
     keys: &'a [[u64; 128]],
