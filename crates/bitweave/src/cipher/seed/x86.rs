@@ -247,9 +247,9 @@ macro_rules! seed_core {
         }
 
         /// Runs every block of `blocks` through the 16 rounds with `rk`: groups of
-        /// `$groups` registers, then all remaining registers together (so a batch of a
-        /// few registers, such as an interleaved row, still has them all in flight), a
-        /// partial last register through a zero-padded copy (wiped afterwards).
+        /// `$groups` registers, then all remaining whole registers together (so a batch of
+        /// a few registers, such as an interleaved row, still has them all in flight),
+        /// then a partial register through a zero-padded copy (its used part wiped).
         #[target_feature(enable = $features)]
         pub unsafe fn crypt(blocks: &mut [u8], rk: &[[u32; 2]; 16]) {
             const REG: usize = 16 * LANES;
@@ -260,20 +260,20 @@ macro_rules! seed_core {
                 unsafe { crypt_groups::<{ $groups }>(grp.as_mut_ptr(), rk, &cs) };
             }
             let rest = groups.into_remainder();
-            if rest.is_empty() {
-                return;
+            let whole = rest.len() / REG * REG;
+            let (regs, tail) = rest.split_at_mut(whole);
+            if !regs.is_empty() {
+                // SAFETY: `regs` holds `whole / REG` (fewer than `$groups`) registers' worth
+                // of bytes.
+                unsafe { crypt_regs(whole / REG, regs.as_mut_ptr(), rk, &cs) };
             }
-            let regs = rest.len().div_ceil(REG);
-            if rest.len() == regs * REG {
-                // SAFETY: `rest` holds `regs` registers' worth of bytes.
-                unsafe { crypt_regs(regs, rest.as_mut_ptr(), rk, &cs) };
-            } else {
-                let mut buf = [0u8; $groups * REG];
-                buf[..rest.len()].copy_from_slice(rest);
-                // SAFETY: `buf` holds `$groups` ≥ `regs` registers' worth of bytes.
-                unsafe { crypt_regs(regs, buf.as_mut_ptr(), rk, &cs) };
-                rest.copy_from_slice(&buf[..rest.len()]);
-                buf.zeroize();
+            if !tail.is_empty() {
+                let mut buf = [0u8; REG];
+                buf[..tail.len()].copy_from_slice(tail);
+                // SAFETY: `buf` is one register's worth of bytes.
+                unsafe { crypt_groups::<1>(buf.as_mut_ptr(), rk, &cs) };
+                tail.copy_from_slice(&buf[..tail.len()]);
+                buf[..tail.len()].zeroize();
             }
         }
 
