@@ -18,9 +18,6 @@ use crate::engine::parallel;
 /// Bytes per batch (at least one row) for CFB decryption: large enough that per-call costs vanish, small enough to stay in L1.
 const SLAB_BYTES: usize = 8 * 1024;
 
-/// Bytes gathered per slab when groups of interleaved streams run on several threads.
-const GROUP_SLAB_BYTES: usize = 256 * 1024;
-
 /// The N feedback blocks of N interleaved streams (the IVs at first).
 pub(crate) struct Chain {
     row: Vec<u8>,
@@ -50,8 +47,8 @@ impl Chain {
     }
 
     /// CBC encryption: C_i = E(P_i ⊕ C_{i-N}).
-    pub(crate) fn cbc_encrypt(&mut self, c: &dyn BlockCipher, data: &mut [u8], parts: usize) {
-        self.serial(c, Feedback::Cbc, data, parts);
+    pub(crate) fn cbc_encrypt(&mut self, c: &dyn BlockCipher, data: &mut [u8]) {
+        self.serial(c, Feedback::Cbc, data);
     }
 
     /// CBC decryption: P_i = D(C_i) ⊕ C_{i-N}; every block is independent.
@@ -60,8 +57,8 @@ impl Chain {
     }
 
     /// Full-block CFB encryption: C_i = P_i ⊕ E(C_{i-N}).
-    pub(crate) fn cfb_encrypt(&mut self, c: &dyn BlockCipher, data: &mut [u8], parts: usize) {
-        self.serial(c, Feedback::Cfb, data, parts);
+    pub(crate) fn cfb_encrypt(&mut self, c: &dyn BlockCipher, data: &mut [u8]) {
+        self.serial(c, Feedback::Cfb, data);
     }
 
     /// Full-block CFB decryption: P_i = C_i ⊕ E(C_{i-N}), parallel like CBC decryption.
@@ -70,26 +67,23 @@ impl Chain {
     }
 
     /// OFB (both directions): O_i = E(O_{i-N}), C_i = P_i ⊕ O_i.
-    pub(crate) fn ofb(&mut self, c: &dyn BlockCipher, data: &mut [u8], parts: usize) {
-        self.serial(c, Feedback::Ofb, data, parts);
+    pub(crate) fn ofb(&mut self, c: &dyn BlockCipher, data: &mut [u8]) {
+        self.serial(c, Feedback::Ofb, data);
     }
 
     /// Runs the serial recurrence `fb` (CBC/CFB encryption, OFB) over whole rows through
-    /// the backend's chain primitive — split into groups of streams on `parts` threads when
-    /// there are several streams — then a final short row (fewer than N blocks, the last
+    /// the backend's chain primitive, then a final short row (fewer than N blocks, the last
     /// one possibly partial) zero-filled to whole blocks on the running streams' prefix.
-    fn serial(&mut self, c: &dyn BlockCipher, fb: Feedback, data: &mut [u8], parts: usize) {
+    fn serial(&mut self, c: &dyn BlockCipher, fb: Feedback, data: &mut [u8]) {
         let row_len = self.row.len();
         let bs = c.block_size();
         let whole = data.len() / row_len * row_len;
         let (body, tail) = data.split_at_mut(whole);
+        // One thread: splitting the streams into groups on several cores (gathering each
+        // group's columns) measured slower than one core on this machine, because the
+        // gather and scatter cost more memory traffic than the cipher work they share.
         if !body.is_empty() {
-            let streams = row_len / bs;
-            if parts > 1 && streams > 1 {
-                self.serial_in_groups(c, fb, body, parts.min(streams));
-            } else {
-                c.encrypt_chains(fb, &mut self.row, body);
-            }
+            c.encrypt_chains(fb, &mut self.row, body);
         }
         if !tail.is_empty() {
             let used = tail.len().div_ceil(bs) * bs;
@@ -98,48 +92,6 @@ impl Chain {
             self.scratch.resize(used, 0);
             c.encrypt_chains(fb, &mut self.row[..used], &mut self.scratch);
             tail.copy_from_slice(&self.scratch[..tail.len()]);
-        }
-    }
-
-    /// Interleaved chains on several threads: the streams are cut into `groups`
-    /// contiguous groups (a group's chains depend only on its own columns), each group's
-    /// columns are gathered into a contiguous buffer slab by slab, run, and scattered back.
-    fn serial_in_groups(
-        &mut self,
-        c: &dyn BlockCipher,
-        fb: Feedback,
-        body: &mut [u8],
-        groups: usize,
-    ) {
-        let row_len = self.row.len();
-        let bs = c.block_size();
-        let streams = row_len / bs;
-        // Group widths in multiples of four blocks where possible (one 512-bit register).
-        let per = streams.div_ceil(groups).next_multiple_of(4).min(streams);
-        let bounds: Vec<(usize, usize)> = (0..streams)
-            .step_by(per)
-            .map(|a| (a * bs, (a + per).min(streams) * bs))
-            .collect();
-        let slab_rows = (GROUP_SLAB_BYTES / row_len).max(1);
-        for slab in body.chunks_mut(row_len * slab_rows) {
-            let mut work: Vec<(Vec<u8>, Vec<u8>)> = bounds
-                .iter()
-                .map(|&(a, b)| {
-                    let mut cols = Vec::with_capacity(slab.len() / row_len * (b - a));
-                    slab.chunks_exact(row_len)
-                        .for_each(|r| cols.extend_from_slice(&r[a..b]));
-                    (self.row[a..b].to_vec(), cols)
-                })
-                .collect();
-            parallel::for_each_mut(&mut work, |(state, buf)| c.encrypt_chains(fb, state, buf));
-            for (&(a, b), (state, buf)) in bounds.iter().zip(&mut work) {
-                for (r, g) in slab.chunks_exact_mut(row_len).zip(buf.chunks_exact(b - a)) {
-                    r[a..b].copy_from_slice(g);
-                }
-                self.row[a..b].copy_from_slice(state);
-                // `buf` now holds output; only the feedback state (OFB keystream) is secret.
-                state.zeroize();
-            }
         }
     }
 
