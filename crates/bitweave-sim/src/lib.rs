@@ -37,7 +37,7 @@ pub fn models() -> Vec<ModelEntry> {
         },
         ModelEntry {
             name: "mx1",
-            about: "MX-1 massive-parallel SIMD matrix, interleaved-bitslice DES/3DES in five modes (Kumaki et al.)",
+            about: "MX-1 massive-parallel SIMD matrix, interleaved-bitslice AES/DES/3DES in five modes (Kumaki et al.)",
             run: mx1::report,
         },
         ModelEntry {
