@@ -325,6 +325,46 @@ pub fn run_kernel<K: Kernel>(w: Width, k: &mut K) {
     }
 }
 
+/// Splits `data` (whole `block`-byte blocks) into bitsliced batches and hands each to
+/// `run` with the width to run it at: full batches at `width`; then, for the tail, whole
+/// 64-block batches on the portable lanes when the tail is short (or `width` is W64);
+/// then one zero-padded batch at the narrowest width that holds the rest, whose scratch
+/// copy is wiped afterwards. Shared by every bitsliced cipher.
+pub(crate) fn for_each_batch(
+    width: Width,
+    block: usize,
+    data: &mut [u8],
+    mut run: impl FnMut(Width, &mut [u8]),
+) {
+    assert_eq!(data.len() % block, 0, "whole blocks only");
+    let batch = block * width.lanes();
+    let (body, tail) = data.split_at_mut(data.len() / batch * batch);
+    if !body.is_empty() {
+        run(width, body);
+    }
+    if tail.is_empty() {
+        return;
+    }
+    let small = block * Width::W64.lanes();
+    let (w, pad) = if tail.len() <= small || width == Width::W64 {
+        let (whole, rest) = tail.split_at_mut(tail.len() / small * small);
+        if !whole.is_empty() {
+            run(Width::W64, whole);
+        }
+        (Width::W64, rest)
+    } else {
+        (width, tail)
+    };
+    if pad.is_empty() {
+        return;
+    }
+    let mut buf = vec![0u8; block * w.lanes()];
+    buf[..pad.len()].copy_from_slice(pad);
+    run(w, &mut buf);
+    pad.copy_from_slice(&buf[..pad.len()]);
+    crate::cipher::wipe(&mut buf);
+}
+
 /// The lane widths bitweave's bitsliced backends run at.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Width {

@@ -26,7 +26,8 @@ use super::circuit::{inv_mix_column, inv_sbox_linear_part, mix_column, sbox, sbo
 use super::KeySchedule;
 use crate::cipher::BlockCipher;
 use crate::slice::{
-    blocks16_from_planes, planes_from_blocks16, run_kernel, Kernel, Lanes, Logic, Width,
+    blocks16_from_planes, for_each_batch, planes_from_blocks16, run_kernel, Kernel, Lanes, Logic,
+    Width,
 };
 
 // ---- 1. Round structure ----------------------------------------------------------------
@@ -221,12 +222,8 @@ impl AesSliced {
     }
 
     fn crypt(&self, data: &mut [u8], decrypt: bool) {
-        assert_eq!(data.len() % 16, 0, "whole blocks only");
         let keys: &[[u64; 128]] = if decrypt { &self.dec } else { &self.enc };
-        let batch = 16 * self.width.lanes();
-        let full = data.len() / batch * batch;
-        let (body, tail) = data.split_at_mut(full);
-        let go = |w: Width, data: &mut [u8]| {
+        for_each_batch(self.width, 16, data, |w, data| {
             run_kernel(
                 w,
                 &mut Batches {
@@ -235,35 +232,7 @@ impl AesSliced {
                     data,
                 },
             )
-        };
-        if !body.is_empty() {
-            go(self.width, body);
-        }
-        if tail.is_empty() {
-            return;
-        }
-        // The tail: whole 64-block batches on the portable lanes when it is short, then
-        // one zero-padded batch (the narrowest width that holds the rest).
-        let small = 16 * 64;
-        let narrow = tail.len() <= small || self.width == Width::W64;
-        let (w, pad) = if narrow {
-            let whole = tail.len() / small * small;
-            let (b, rest) = tail.split_at_mut(whole);
-            if !b.is_empty() {
-                go(Width::W64, b);
-            }
-            (Width::W64, rest)
-        } else {
-            (self.width, tail)
-        };
-        if pad.is_empty() {
-            return;
-        }
-        let mut buf = vec![0u8; 16 * w.lanes()];
-        buf[..pad.len()].copy_from_slice(pad);
-        go(w, &mut buf);
-        pad.copy_from_slice(&buf[..pad.len()]);
-        buf.zeroize();
+        });
     }
 }
 

@@ -34,7 +34,8 @@ use super::{TdesKeys, E, FP, IP, P, SBOXES};
 use crate::cipher::BlockCipher;
 use crate::slice::trace::{Circuit, Trace};
 use crate::slice::{
-    blocks8_from_planes, planes_from_blocks8, run_kernel, Kernel, Lanes, Logic, Width,
+    blocks8_from_planes, for_each_batch, planes_from_blocks8, run_kernel, Kernel, Lanes, Logic,
+    Width,
 };
 
 // ---- 1. Plane bookkeeping -------------------------------------------------------------
@@ -241,44 +242,9 @@ impl DesSliced {
     }
 
     fn crypt(&self, data: &mut [u8], keys: &[[u64; 48]]) {
-        assert_eq!(data.len() % 8, 0, "whole blocks only");
-        let batch = 8 * self.width.lanes();
-        let full = data.len() / batch * batch;
-        let (body, tail) = data.split_at_mut(full);
-        if !body.is_empty() {
-            run_kernel(self.width, &mut Batches { keys, data: body });
-        }
-        if tail.is_empty() {
-            return;
-        }
-        // The tail: whole 64-block batches on the portable lanes, then one zero-padded
-        // batch (the narrowest width that holds the rest) for the remainder.
-        let small = 8 * 64;
-        let narrow = tail.len() <= small || self.width == Width::W64;
-        let (w, pad) = if narrow {
-            let whole = tail.len() / small * small;
-            let (b, rest) = tail.split_at_mut(whole);
-            if !b.is_empty() {
-                run_kernel(Width::W64, &mut Batches { keys, data: b });
-            }
-            (Width::W64, rest)
-        } else {
-            (self.width, tail)
-        };
-        if pad.is_empty() {
-            return;
-        }
-        let mut buf = vec![0u8; 8 * w.lanes()];
-        buf[..pad.len()].copy_from_slice(pad);
-        run_kernel(
-            w,
-            &mut Batches {
-                keys,
-                data: &mut buf,
-            },
-        );
-        pad.copy_from_slice(&buf[..pad.len()]);
-        buf.zeroize();
+        for_each_batch(self.width, 8, data, |w, data| {
+            run_kernel(w, &mut Batches { keys, data })
+        });
     }
 }
 
