@@ -2,28 +2,13 @@
 //! pipes, every backend this CPU runs), the recovered nsec, and every error case (message,
 //! exit code 1, no output file created, an existing output file untouched, nothing on stdout).
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+mod common;
 
+use std::path::PathBuf;
+use std::process::{Output, Stdio};
+
+use common::{bitweave, check_failure, names, run_with_files, vectors_dir};
 use serde_json::Value;
-
-fn bitweave() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_bitweave"))
-}
-
-fn vectors_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../bitweave/tests/vectors")
-}
-
-/// Names in `dir`, sorted.
-fn names(dir: &Path) -> Vec<String> {
-    let mut n: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    n.sort();
-    n
-}
 
 /// Runs with `-i in -o out` in a fresh directory; returns the process output, the output
 /// file (if any) and the directory listing.
@@ -31,14 +16,7 @@ fn run_files(args: &[&str], input: &[u8]) -> (Output, Option<Vec<u8>>, Vec<Strin
     let dir = tempfile::tempdir().unwrap();
     let (inp, outp) = (dir.path().join("in"), dir.path().join("out"));
     std::fs::write(&inp, input).unwrap();
-    let out = bitweave()
-        .args(args)
-        .arg("-i")
-        .arg(&inp)
-        .arg("-o")
-        .arg(&outp)
-        .output()
-        .unwrap();
+    let out = run_with_files(args, &inp, &outp);
     (out, std::fs::read(&outp).ok(), names(dir.path()))
 }
 
@@ -182,19 +160,6 @@ fn pipes_and_every_backend() {
         }
     }
     assert!(ran >= 30 * 2, "ran {ran}");
-}
-
-fn check_failure(out: &Output, message: &str, args: &[&str]) {
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
-    let lines: Vec<&str> = stderr.lines().collect();
-    assert_eq!(lines.len(), 1, "{args:?}: want one line, got {stderr}");
-    assert!(lines[0].starts_with("error: "), "{stderr}");
-    assert!(
-        lines[0].contains(message),
-        "{args:?}: '{stderr}' lacks '{message}'"
-    );
-    assert!(out.stdout.is_empty(), "{args:?} wrote to stdout");
 }
 
 /// A failing run: no output file (nor nsec file, nor temporary) appears, an existing one is

@@ -2,33 +2,21 @@
 //! with the `openssl enc` command on random inputs, and every error case (message, exit
 //! code, no output file, existing output untouched).
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
+use common::{bitweave, check_failure, names, run_with_files, vectors_dir};
 use rand::{Rng, RngCore, SeedableRng};
 use serde_json::Value;
-
-fn bitweave() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_bitweave"))
-}
-
-fn vectors_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../bitweave/tests/vectors")
-}
 
 /// Runs bitweave with files: writes `input` to a temp file, returns (output, file bytes).
 fn run_files(args: &[&str], input: &[u8]) -> (Output, Option<Vec<u8>>) {
     let dir = tempfile::tempdir().unwrap();
     let (inp, outp) = (dir.path().join("in"), dir.path().join("out"));
     std::fs::write(&inp, input).unwrap();
-    let out = bitweave()
-        .args(args)
-        .arg("-i")
-        .arg(&inp)
-        .arg("-o")
-        .arg(&outp)
-        .output()
-        .unwrap();
+    let out = run_with_files(args, &inp, &outp);
     let written = std::fs::read(&outp).ok();
     assert_only_expected_files(dir.path(), written.is_some());
     (out, written)
@@ -36,17 +24,12 @@ fn run_files(args: &[&str], input: &[u8]) -> (Output, Option<Vec<u8>>) {
 
 /// No temporary files may remain beside the output.
 fn assert_only_expected_files(dir: &Path, with_output: bool) {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
     let want: Vec<String> = if with_output {
         vec!["in".into(), "out".into()]
     } else {
         vec!["in".into()]
     };
-    assert_eq!(names, want, "stray files left behind");
+    assert_eq!(names(dir), want, "stray files left behind");
 }
 
 #[test]
@@ -213,44 +196,15 @@ fn expect_error(args: &[&str], input: &[u8], message: &str) {
     let (inp, outp) = (dir.path().join("in"), dir.path().join("out"));
     std::fs::write(&inp, input).unwrap();
     // 1. No output file is created.
-    let out = bitweave()
-        .args(args)
-        .arg("-i")
-        .arg(&inp)
-        .arg("-o")
-        .arg(&outp)
-        .output()
-        .unwrap();
+    let out = run_with_files(args, &inp, &outp);
     check_failure(&out, message, args);
     assert_only_expected_files(dir.path(), false);
     // 2. An existing output file is left untouched.
     std::fs::write(&outp, b"precious").unwrap();
-    let out = bitweave()
-        .args(args)
-        .arg("-i")
-        .arg(&inp)
-        .arg("-o")
-        .arg(&outp)
-        .output()
-        .unwrap();
+    let out = run_with_files(args, &inp, &outp);
     check_failure(&out, message, args);
     assert_eq!(std::fs::read(&outp).unwrap(), b"precious");
     assert_only_expected_files(dir.path(), true);
-}
-
-fn check_failure(out: &Output, message: &str, args: &[&str]) {
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success(), "{args:?} succeeded");
-    assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
-    let lines: Vec<&str> = stderr.lines().collect();
-    assert_eq!(lines.len(), 1, "{args:?}: want one line, got {stderr}");
-    assert!(lines[0].starts_with("error: "), "{stderr}");
-    assert!(
-        lines[0].contains(message),
-        "{args:?}: '{stderr}' lacks '{message}'"
-    );
-    assert!(!stderr.contains("panicked"));
-    assert!(out.stdout.is_empty());
 }
 
 #[test]
