@@ -1,0 +1,1 @@
+//! Constant-time checks for bitweave's constant-time backends.

@@ -1,0 +1,2 @@
+//! `bitweave-ct`: the constant-time check harness.
+fn main() {}
