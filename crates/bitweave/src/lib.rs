@@ -20,6 +20,7 @@ pub mod cipher;
 pub mod engine;
 pub mod error;
 pub mod mode;
+pub mod rustcrypto;
 pub mod slice;
 pub mod suite;
 
