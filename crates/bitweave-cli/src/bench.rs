@@ -9,6 +9,7 @@
 use std::time::Duration;
 
 use anyhow::{bail, Result};
+use bitweave::aead::{Ciphertext, Message, PiBackend, PiCipher, PiVariant};
 use bitweave::engine::split::{self, Schedule};
 use bitweave::engine::{parallel, registry};
 use bitweave::{BlockCipher, Cipher, CipherKind, Direction, Mode, Suite};
@@ -51,6 +52,13 @@ pub struct BenchArgs {
     /// dynamic sharing and the automatic ratio. Uses the first --cipher (default seed).
     #[arg(long)]
     split_sweep: bool,
+    /// Print like the MX-1 paper's Tables I (AES) and VI (DES, 3DES): cycles/byte per mode
+    /// (ECB, CBC, CFB, OFB, CTR), (a) encryption and (b) decryption, one line per backend
+    /// (lane width), chained modes interleaved as wide as the backend's batch (or
+    /// --interleave), OpenSSL's standard modes in the same run. Default ciphers: aes-128,
+    /// des, des-ede3; default backends: all this CPU runs.
+    #[arg(long)]
+    tables: bool,
     /// The two backends of the sweep, e.g. `vaes512,soft` (default: the best with `soft`,
     /// and the best with itself).
     #[arg(long, value_delimiter = ',')]
@@ -75,22 +83,33 @@ struct Row {
     gcrypt_gbps: Option<f64>,
     gcrypt_cycles_per_byte: Option<f64>,
     ratio_vs_gcrypt: Option<f64>,
+    /// A reference figure that is not measured in this run (π-Cipher's goptv), named.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    anchor: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    anchor_cycles_per_byte: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ratio_vs_anchor: Option<f64>,
     constant_time: bool,
 }
 
-fn selected_suites(names: &[String]) -> Result<Vec<Suite>> {
+/// The block-cipher suites and π-Cipher variants named by `--cipher` (all of both when
+/// none is named).
+fn selected(names: &[String]) -> Result<(Vec<Suite>, Vec<PiVariant>)> {
     if names.is_empty() {
-        return Ok(Suite::all());
+        return Ok((Suite::all(), PiVariant::ALL.to_vec()));
     }
-    let mut out = Vec::new();
+    let (mut suites, mut variants) = (Vec::new(), Vec::new());
     for n in names {
         if let Ok(kind) = n.parse::<CipherKind>() {
-            out.extend(Mode::ALL.iter().map(|&mode| Suite { cipher: kind, mode }));
+            suites.extend(Mode::ALL.iter().map(|&mode| Suite { cipher: kind, mode }));
+        } else if let Ok(v) = n.parse::<PiVariant>() {
+            variants.push(v);
         } else {
-            out.push(n.parse::<Suite>()?);
+            suites.push(n.parse::<Suite>()?);
         }
     }
-    Ok(out)
+    Ok((suites, variants))
 }
 
 pub fn run(args: BenchArgs) -> Result<()> {
@@ -100,13 +119,16 @@ pub fn run(args: BenchArgs) -> Result<()> {
     if args.split_sweep {
         return split_sweep(&args);
     }
+    if args.tables {
+        return paper_tables(&args);
+    }
     let directions: Vec<Direction> = match args.direction.as_deref() {
         None => vec![Direction::Encrypt, Direction::Decrypt],
         Some("enc") => vec![Direction::Encrypt],
         Some("dec") => vec![Direction::Decrypt],
         Some(d) => bail!("unknown direction '{d}' (enc or dec)"),
     };
-    let suites = selected_suites(&args.ciphers)?;
+    let (suites, variants) = selected(&args.ciphers)?;
     let tsc_hz = clock::tsc_hz();
     let budget = Duration::from_millis(args.time_ms.max(1));
     if !args.json {
@@ -141,9 +163,47 @@ pub fn run(args: BenchArgs) -> Result<()> {
         for info in backends {
             for &threads in &args.threads {
                 for &dir in &directions {
-                    let row = measure(&suite, dir, &info, &args, threads, budget, tsc_hz)?;
+                    let row = measure(
+                        &suite,
+                        dir,
+                        &info,
+                        &args,
+                        args.interleave,
+                        threads,
+                        budget,
+                        tsc_hz,
+                    )?;
                     if !args.json {
                         print_row(&row);
+                    }
+                    rows.push(row);
+                }
+            }
+        }
+    }
+    if !variants.is_empty() && !args.json {
+        println!(
+            "\n{:<16} {:<3} {:<9} {:>5} {:>9} {:>8} {:>9} {:>7}",
+            "π-Cipher v2", "dir", "backend", "msgs", "MB/s", "c/B", "goptv c/B", "vs goptv"
+        );
+    }
+    for v in variants {
+        let backends: Vec<PiBackend> = match args.backend.as_deref() {
+            Some("all") => PiBackend::ALL
+                .into_iter()
+                .filter(|b| b.available())
+                .collect(),
+            Some(name) if PiBackend::ALL.iter().any(|b| b.name() == name) => {
+                vec![PiBackend::select(Some(name))?]
+            }
+            _ => vec![PiBackend::best()],
+        };
+        for backend in backends {
+            for messages in [1, backend.lanes(v.word_bits())] {
+                for &dir in &directions {
+                    let row = measure_aead(v, backend, dir, messages, &args, budget, tsc_hz)?;
+                    if !args.json {
+                        print_aead_row(&row);
                     }
                     rows.push(row);
                 }
@@ -154,6 +214,110 @@ pub fn run(args: BenchArgs) -> Result<()> {
         println!("{}", serde_json::to_string_pretty(&rows)?);
     }
     Ok(())
+}
+
+/// The designers' fastest conforming π-Cipher code (SUPERCOP `goptv`, -O3 -march=native),
+/// cycles/byte by word size: the figures issue 6 quotes for this machine. The anchor is
+/// quoted, not measured in this process (its code is not part of bitweave).
+const GOPTV_QUOTED: [(usize, f64); 3] = [(16, 17.0), (32, 5.1), (64, 2.8)];
+
+/// One π-Cipher row: `messages` messages of `--size` bytes each (no AD) in one call —
+/// one message through `encrypt`, several through the multi-stream `encrypt_many`.
+fn measure_aead(
+    v: PiVariant,
+    backend: PiBackend,
+    dir: Direction,
+    messages: usize,
+    args: &BenchArgs,
+    budget: Duration,
+    tsc_hz: f64,
+) -> Result<Row> {
+    let key: Vec<u8> = (0..v.key_len()).map(|i| i as u8 ^ 0x42).collect();
+    let pi = PiCipher::with_backend(v, &key, Some(backend.name()))?;
+    let npubs: Vec<Vec<u8>> = (0..messages)
+        .map(|m| (0..v.npub_len()).map(|i| (i + m) as u8).collect())
+        .collect();
+    let nsec = vec![7u8; v.nsec_len()];
+    let msgs: Vec<Vec<u8>> = (0..messages)
+        .map(|m| (0..args.size).map(|i| (i * 13 + m) as u8).collect())
+        .collect();
+    let plain: Vec<Message> = (0..messages)
+        .map(|m| Message {
+            npub: &npubs[m],
+            nsec: Some(&nsec),
+            ad: &[],
+            plaintext: &msgs[m],
+        })
+        .collect();
+    let sealed = pi.encrypt_many(&plain)?;
+    let cts: Vec<Ciphertext> = (0..messages)
+        .map(|m| Ciphertext {
+            npub: &npubs[m],
+            ad: &[],
+            ciphertext: &sealed[m],
+            with_nsec: true,
+        })
+        .collect();
+    let mut call: Box<dyn FnMut()> = match (dir, messages) {
+        (Direction::Encrypt, 1) => Box::new(|| {
+            std::hint::black_box(pi.encrypt(&npubs[0], &nsec, &[], &msgs[0]).unwrap());
+        }),
+        (Direction::Encrypt, _) => Box::new(|| {
+            std::hint::black_box(pi.encrypt_many(&plain).unwrap());
+        }),
+        (Direction::Decrypt, 1) => Box::new(|| {
+            std::hint::black_box(pi.decrypt(&npubs[0], &[], &sealed[0]).unwrap());
+        }),
+        (Direction::Decrypt, _) => Box::new(|| {
+            for r in pi.decrypt_many(&cts).unwrap() {
+                std::hint::black_box(r.unwrap());
+            }
+        }),
+    };
+    let best = (0..3)
+        .map(|_| clock::cycles_per_call(&mut call, budget))
+        .fold(f64::MAX, f64::min);
+    let bytes = messages * args.size;
+    let cpb = best / bytes as f64;
+    let anchor = GOPTV_QUOTED
+        .iter()
+        .find(|(w, _)| *w == v.word_bits())
+        .map(|&(_, c)| c);
+    Ok(Row {
+        cipher: v.name().to_string(),
+        direction: dir.name(),
+        backend: backend.name(),
+        threads: 1,
+        interleave: messages,
+        bytes,
+        gbps: tsc_hz / cpb / 1e9,
+        cycles_per_byte: cpb,
+        openssl_gbps: None,
+        openssl_cycles_per_byte: None,
+        ratio_vs_openssl: None,
+        gcrypt_gbps: None,
+        gcrypt_cycles_per_byte: None,
+        ratio_vs_gcrypt: None,
+        anchor: anchor.map(|_| "goptv (quoted)"),
+        anchor_cycles_per_byte: anchor,
+        ratio_vs_anchor: anchor.map(|a| a / cpb),
+        constant_time: true,
+    })
+}
+
+fn print_aead_row(r: &Row) {
+    let opt = |v: Option<f64>| v.map_or("-".to_string(), |x| format!("{x:.2}"));
+    println!(
+        "{:<16} {:<3} {:<9} {:>5} {:>9.1} {:>8.2} {:>9} {:>7}",
+        r.cipher,
+        r.direction,
+        r.backend,
+        r.interleave,
+        r.gbps * 1e3,
+        r.cycles_per_byte,
+        opt(r.anchor_cycles_per_byte),
+        opt(r.ratio_vs_anchor),
+    );
 }
 
 fn print_row(r: &Row) {
@@ -174,11 +338,13 @@ fn print_row(r: &Row) {
     );
 }
 
+#[allow(clippy::too_many_arguments)]
 fn measure(
     suite: &Suite,
     dir: Direction,
     info: &registry::BackendInfo,
     args: &BenchArgs,
+    interleave: usize,
     threads: usize,
     budget: Duration,
     tsc_hz: f64,
@@ -186,7 +352,7 @@ fn measure(
     let kind = suite.cipher;
     let bs = kind.block_size();
     let n = if suite.mode.interleavable() {
-        args.interleave
+        interleave
     } else {
         1
     };
@@ -268,8 +434,117 @@ fn measure(
         gcrypt_gbps: gcrypt_cpb.map(to_gbps),
         gcrypt_cycles_per_byte: gcrypt_cpb,
         ratio_vs_gcrypt: gcrypt_cpb.map(|c| c / cpb),
+        anchor: None,
+        anchor_cycles_per_byte: None,
+        ratio_vs_anchor: None,
         constant_time: info.constant_time,
     })
+}
+
+/// The modes of the paper's tables, in its column order.
+const TABLE_MODES: [Mode; 5] = [Mode::Ecb, Mode::Cbc, Mode::Cfb, Mode::Ofb, Mode::Ctr];
+
+/// `--tables`: the MX-1 paper's Table I / VI layout (see [`BenchArgs::tables`]).
+fn paper_tables(args: &BenchArgs) -> Result<()> {
+    let kinds: Vec<CipherKind> = if args.ciphers.is_empty() {
+        vec![CipherKind::Aes128, CipherKind::Des, CipherKind::DesEde3]
+    } else {
+        args.ciphers
+            .iter()
+            .map(|n| n.parse::<CipherKind>().map_err(Into::into))
+            .collect::<Result<_>>()?
+    };
+    let tsc_hz = clock::tsc_hz();
+    let budget = Duration::from_millis(args.time_ms.max(1));
+    let dirs = [Direction::Encrypt, Direction::Decrypt];
+    let mut rows = Vec::new();
+    for kind in kinds {
+        let backends: Vec<_> = match args.backend.as_deref() {
+            None | Some("all") => registry::usable(kind),
+            name => vec![registry::select(kind, name)?],
+        };
+        // grid[backend][dir][mode] = row
+        let mut grid: Vec<[Vec<Row>; 2]> = Vec::new();
+        for info in &backends {
+            let n = if args.interleave > 1 {
+                args.interleave
+            } else {
+                info.width
+            };
+            let mut per_dir: [Vec<Row>; 2] = [Vec::new(), Vec::new()];
+            for (d, &dir) in dirs.iter().enumerate() {
+                for mode in TABLE_MODES {
+                    let suite = Suite { cipher: kind, mode };
+                    per_dir[d].push(measure(&suite, dir, info, args, n, 1, budget, tsc_hz)?);
+                }
+            }
+            grid.push(per_dir);
+        }
+        if !args.json {
+            print_paper_table(kind, &grid, args.size, tsc_hz);
+        }
+        rows.extend(grid.into_iter().flat_map(|[e, d]| e.into_iter().chain(d)));
+    }
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&rows)?);
+    }
+    Ok(())
+}
+
+/// One cipher's table: (a) encryption and (b) decryption, a line per backend, then the
+/// OpenSSL line (the best of its measurements in those rows) and bitweave's best line's
+/// ratio to it. The last column is the slowest chained mode over ECB: MX-1's point is
+/// that interleaving keeps it near 1.
+fn print_paper_table(kind: CipherKind, grid: &[[Vec<Row>; 2]], size: usize, tsc_hz: f64) {
+    let table = if kind.block_size() == 16 { "I" } else { "VI" };
+    println!(
+        "Table {table}-style: {kind}, cycles/byte (TSC {:.2} GHz), {size} B per call, one thread; \
+         CBC/CFB/OFB interleaved N ways (N = the backend's batch), OpenSSL standard modes",
+        tsc_hz / 1e9
+    );
+    for (d, title) in ["(a) encryption", "(b) decryption"].iter().enumerate() {
+        println!("  {title}");
+        println!(
+            "  {:<12} {:>5} {:>8} {:>8} {:>8} {:>8} {:>8} {:>11}",
+            "backend", "N", "ECB", "CBC", "CFB", "OFB", "CTR", "chained/ECB"
+        );
+        for per_dir in grid {
+            let r = &per_dir[d];
+            let ecb = r[0].cycles_per_byte;
+            let chained = r[1..4]
+                .iter()
+                .map(|x| x.cycles_per_byte)
+                .fold(0.0, f64::max);
+            print!("  {:<12} {:>5}", r[0].backend, r[1].interleave);
+            for x in r {
+                print!(" {:>8.2}", x.cycles_per_byte);
+            }
+            println!(" {:>11.3}", chained / ecb);
+        }
+        let ossl: Vec<Option<f64>> = (0..TABLE_MODES.len())
+            .map(|m| {
+                grid.iter()
+                    .filter_map(|g| g[d][m].openssl_cycles_per_byte)
+                    .reduce(f64::min)
+            })
+            .collect();
+        print!("  {:<12} {:>5}", "OpenSSL", 1);
+        for o in &ossl {
+            print!(" {:>8}", o.map_or("-".into(), |c| format!("{c:.2}")));
+        }
+        println!();
+        print!("  {:<12} {:>5}", "best/OpenSSL", "");
+        for (m, o) in ossl.iter().enumerate() {
+            let best = grid
+                .iter()
+                .map(|g| g[d][m].cycles_per_byte)
+                .fold(f64::MAX, f64::min);
+            let ratio = o.map_or("-".into(), |c| format!("{:.1}x", c / best));
+            print!(" {ratio:>8}");
+        }
+        println!();
+    }
+    println!();
 }
 
 /// One point of the split sweep.
