@@ -1,2 +1,78 @@
-//! `bitweave-ct`: the constant-time check harness.
-fn main() {}
+//! `bitweave-ct`: the constant-time check harness (run `ctgrind` under valgrind).
+
+use std::process::ExitCode;
+
+use bitweave_ct::{ctgrind, vg};
+use clap::{Parser, Subcommand};
+use rand::SeedableRng;
+
+#[derive(Parser)]
+#[command(about = "Constant-time checks for bitweave's backends")]
+struct Cli {
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Lists the targets and whether this CPU runs them.
+    List,
+    /// Runs targets with secrets marked undefined; must run under
+    /// `valgrind --error-exitcode=N`. A target whose backend cannot run fails.
+    Ctgrind {
+        /// Target names (`aes-128/sliced64`, `pi32cipher128v2/avx2`, `leak/table`).
+        targets: Vec<String>,
+    },
+}
+
+fn main() -> ExitCode {
+    match Cli::parse().cmd {
+        Cmd::List => {
+            for t in ctgrind::targets() {
+                match ctgrind::runnable(&t) {
+                    Ok(()) => println!("{:<28} runs here", t.name),
+                    Err(needs) => println!("{:<28} skipped: CPU lacks {needs}", t.name),
+                }
+            }
+            ExitCode::SUCCESS
+        }
+        Cmd::Ctgrind { targets } => run_ctgrind(&targets),
+    }
+}
+
+fn run_ctgrind(names: &[String]) -> ExitCode {
+    if vg::running_on_valgrind() == 0 {
+        eprintln!("error: ctgrind must run under valgrind memcheck");
+        return ExitCode::from(2);
+    }
+    let all = ctgrind::targets();
+    let mut rng = rand::rngs::StdRng::seed_from_u64(0x5ec2e7);
+    let mut failed = 0;
+    for name in names {
+        let Some(t) = all.iter().find(|t| &t.name == name) else {
+            eprintln!("error: unknown target {name} (see `bitweave-ct list`)");
+            return ExitCode::from(2);
+        };
+        if let Err(needs) = ctgrind::runnable(t) {
+            // Refuse to pass: a requested backend that does not run is not checked.
+            println!("FAIL {name}: cannot run here (CPU lacks {needs})");
+            failed += 1;
+            continue;
+        }
+        let before = vg::count_errors();
+        let r = ctgrind::run(t, &mut rng);
+        let reports = vg::count_errors() - before;
+        match r {
+            Ok(()) => println!("ran {name}: {reports} new memcheck report(s)"),
+            Err(e) => {
+                println!("FAIL {name}: {e}");
+                failed += 1;
+            }
+        }
+    }
+    if failed > 0 {
+        ExitCode::from(3)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
