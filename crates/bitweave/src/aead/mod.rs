@@ -30,7 +30,7 @@ use std::str::FromStr;
 use zeroize::Zeroizing;
 
 use crate::error::{Error, Result};
-use pi::engine::{self, Job, Out};
+use pi::engine::{self, Blocks, Job, Out};
 use pi::word::Word;
 use pi::Sealed;
 
@@ -527,13 +527,25 @@ fn dispatch_ref_dec(
     }
 }
 
-/// Runs the lane engine with the backend's kernel for the variant's word size.
+/// Runs the lane engine with the backend's kernels for the variant's word size.
 fn run_fast(v: PiVariant, b: PiBackend, decrypt: bool, jobs: &[Job<'_>], outs: &mut [Out<'_>]) {
     match v.word_bits() {
-        16 => run_word::<u16, 8, 16, 64>(b, decrypt, jobs, outs),
-        32 => run_word::<u32, 4, 8, 16>(b, decrypt, jobs, outs),
-        _ => run_word::<u64, 2, 4, 16>(b, decrypt, jobs, outs),
+        16 => run_word::<u16, 8, 16, 64>(b, blocks_for(b), decrypt, jobs, outs),
+        32 => run_word::<u32, 4, 8, 16>(b, blocks_for(b), decrypt, jobs, outs),
+        _ => run_word::<u64, 2, 4, 16>(b, blocks_for(b), decrypt, jobs, outs),
     }
+}
+
+/// The whole-step kernel for long runs of one message's blocks (AVX-512 only) and its
+/// batch width in blocks.
+#[cfg(target_arch = "x86_64")]
+fn blocks_for<W: pi::avx512::W512>(b: PiBackend) -> Option<(Blocks<W>, usize)> {
+    (b == PiBackend::Avx512).then_some((pi::avx512::run_blocks::<W> as Blocks<W>, W::L))
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn blocks_for<W: Word>(_: PiBackend) -> Option<(Blocks<W>, usize)> {
+    None
 }
 
 /// Lanes per kernel call: `LP` portable (one 128-bit register), `L2` AVX2 (one 256-bit
@@ -542,6 +554,7 @@ fn run_fast(v: PiVariant, b: PiBackend, decrypt: bool, jobs: &[Job<'_>], outs: &
 /// π's serial `*` chain better than one.
 fn run_word<W: Word, const LP: usize, const L2: usize, const L5: usize>(
     b: PiBackend,
+    blocks: Option<(Blocks<W>, usize)>,
     decrypt: bool,
     jobs: &[Job<'_>],
     outs: &mut [Out<'_>],
@@ -549,9 +562,13 @@ fn run_word<W: Word, const LP: usize, const L2: usize, const L5: usize>(
     use pi::lanes::pi_portable;
     match b {
         #[cfg(target_arch = "x86_64")]
-        PiBackend::Avx512 => engine::run::<W, L5>(pi::x86::pi_avx512::<W, L5>, decrypt, jobs, outs),
+        PiBackend::Avx512 => {
+            engine::run::<W, L5>(pi::x86::pi_avx512::<W, L5>, blocks, decrypt, jobs, outs)
+        }
         #[cfg(target_arch = "x86_64")]
-        PiBackend::Avx2 => engine::run::<W, L2>(pi::x86::pi_avx2::<W, L2>, decrypt, jobs, outs),
-        _ => engine::run::<W, LP>(pi_portable::<W, LP>, decrypt, jobs, outs),
+        PiBackend::Avx2 => {
+            engine::run::<W, L2>(pi::x86::pi_avx2::<W, L2>, None, decrypt, jobs, outs)
+        }
+        _ => engine::run::<W, LP>(pi_portable::<W, LP>, None, decrypt, jobs, outs),
     }
 }

@@ -42,6 +42,17 @@ pub struct Out<'a> {
 /// A lane kernel: π on `L` word-sliced states.
 pub type Kernel<W, const L: usize> = fn(&mut Soa<W, L>);
 
+/// What a block step does with its data: AD is absorbed (no output), plaintext encrypted,
+/// ciphertext decrypted.
+pub const ABSORB: u8 = 0;
+pub const ENCRYPT: u8 = 1;
+pub const DECRYPT: u8 = 2;
+
+/// A whole-step kernel for long runs of one message's full blocks: `(mode, cis, first
+/// counter, data, out, tag)` processes `data.len() / (width × rate)` batches of `width`
+/// consecutive blocks (`out` as long, unless absorbing) and adds their tag words to `tag`.
+pub type Blocks<W> = fn(u8, &[W; STATE_WORDS], u64, &[u8], &mut [u8], &mut [W; 8]);
+
 /// Per-message sponge state, wiped on drop.
 struct Sponge<W: Word> {
     cis: [W; STATE_WORDS],
@@ -75,6 +86,8 @@ struct Lane {
 
 struct Scheduler<'j, 'o, 'a, 'b, W: Word, const L: usize> {
     kernel: Kernel<W, L>,
+    /// The whole-step kernel and its batch width, if the backend has one.
+    blocks: Option<(Blocks<W>, usize)>,
     /// Batches smaller than this run lane by lane on the scalar π.
     min_wide: usize,
     decrypt: bool,
@@ -89,6 +102,7 @@ struct Scheduler<'j, 'o, 'a, 'b, W: Word, const L: usize> {
 /// checked; the caller compares them.
 pub fn run<W: Word, const L: usize>(
     kernel: Kernel<W, L>,
+    blocks: Option<(Blocks<W>, usize)>,
     decrypt: bool,
     jobs: &[Job<'_>],
     outs: &mut [Out<'_>],
@@ -96,6 +110,7 @@ pub fn run<W: Word, const L: usize>(
     assert_eq!(jobs.len(), outs.len());
     let mut s = Scheduler {
         kernel,
+        blocks,
         min_wide: (L / 4).max(2),
         decrypt,
         jobs,
@@ -125,7 +140,9 @@ impl<W: Word, const L: usize> Scheduler<'_, '_, '_, '_, W, L> {
         }
         // 2. Every AD block of every message.
         for m in 0..self.jobs.len() {
-            for b in 0..blocks::<W>(self.jobs[m].ad.len()) {
+            let ctr = self.sponges[m].ctr0.wrapping_add(1);
+            let done = self.run_blocks(m, ABSORB, ctr, self.jobs[m].ad);
+            for b in done..blocks::<W>(self.jobs[m].ad.len()) {
                 let ctr = self.sponges[m].ctr0.wrapping_add(1 + b as u64);
                 self.push(Lane {
                     m,
@@ -164,9 +181,13 @@ impl<W: Word, const L: usize> Scheduler<'_, '_, '_, '_, W, L> {
         self.flush();
         // 5. Every message block of every message.
         for m in 0..self.jobs.len() {
-            let j = &self.jobs[m];
+            let jobs = self.jobs;
+            let j = &jobs[m];
             let first = 1 + blocks::<W>(j.ad.len()) as u64 + j.smn.is_some() as u64;
-            for b in 0..blocks::<W>(j.data.len()) {
+            let ctr = self.sponges[m].ctr0.wrapping_add(first);
+            let mode = if self.decrypt { DECRYPT } else { ENCRYPT };
+            let done = self.run_blocks(m, mode, ctr, j.data);
+            for b in done..blocks::<W>(j.data.len()) {
                 let ctr = self.sponges[m].ctr0.wrapping_add(first + b as u64);
                 self.push(Lane {
                     m,
@@ -181,6 +202,27 @@ impl<W: Word, const L: usize> Scheduler<'_, '_, '_, '_, W, L> {
         for (sp, out) in self.sponges.iter().zip(self.outs.iter_mut()) {
             store_words(&sp.tag, out.tag);
         }
+    }
+
+    /// The leading whole batches of `data` (message `m`'s AD or body) on the whole-step
+    /// kernel, if there is one; returns how many blocks it did.
+    fn run_blocks(&mut self, m: usize, mode: u8, ctr: u64, data: &[u8]) -> usize {
+        let Some((f, width)) = self.blocks else {
+            return 0;
+        };
+        let rb = rate_bytes::<W>();
+        let n = data.len() / rb / width * width;
+        if n == 0 {
+            return 0;
+        }
+        let sp = &mut self.sponges[m];
+        let out: &mut [u8] = if mode == ABSORB {
+            &mut []
+        } else {
+            &mut self.outs[m].data[..n * rb]
+        };
+        f(mode, &sp.cis, ctr, &data[..n * rb], out, &mut sp.tag);
+        n
     }
 
     /// π on each state, in lane batches.

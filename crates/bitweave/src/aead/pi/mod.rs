@@ -1,9 +1,11 @@
 //! π-Cipher v2, generic over the word size. `word` holds the per-size constants, `layout`
 //! the byte/state conventions, `reference` the plain implementation, `lanes` the
-//! word-sliced π, `engine` the multi-buffer scheduler and `x86` the SIMD builds of the lane
-//! kernel.
+//! word-sliced π, `engine` the multi-buffer scheduler, `x86` the SIMD builds of the lane
+//! kernel and `avx512` the whole-step kernel for long runs of blocks.
 #![deny(unsafe_code)]
 
+#[cfg(target_arch = "x86_64")]
+pub mod avx512;
 pub mod engine;
 pub mod lanes;
 pub mod layout;
