@@ -21,6 +21,7 @@ pub mod engine;
 pub mod error;
 pub mod mode;
 pub mod rustcrypto;
+pub mod seal;
 pub mod slice;
 pub mod suite;
 
