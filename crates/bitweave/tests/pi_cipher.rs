@@ -584,3 +584,104 @@ fn messages<'a>(npub: &'a [u8], nsec: &'a [u8], set: &'a [Vec<u8>]) -> Vec<Messa
         })
         .collect()
 }
+
+/// Splits `data` at the given cut points (taken modulo its length, sorted).
+fn pieces<'a>(data: &'a [u8], cuts: &[usize]) -> Vec<&'a [u8]> {
+    let mut at: Vec<usize> = cuts.iter().map(|c| c % (data.len() + 1)).collect();
+    at.sort_unstable();
+    let mut out = Vec::new();
+    let mut prev = 0;
+    for a in at.into_iter().chain([data.len()]) {
+        out.push(&data[prev..a]);
+        prev = a;
+    }
+    out
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+    /// The incremental API, with AD, message and ciphertext cut anywhere (empty pieces
+    /// included), writes exactly the one-shot bytes on every backend, and opens them.
+    #[test]
+    fn any_chunking_equals_one_shot(
+        vi in 0usize..6,
+        seed in proptest::prelude::any::<u64>(),
+        ad_len in 0usize..700,
+        msg_len in 0usize..5000,
+        with_nsec in proptest::prelude::any::<bool>(),
+        ad_cuts in proptest::collection::vec(0usize..10_000, 0..4),
+        msg_cuts in proptest::collection::vec(0usize..10_000, 0..6),
+    ) {
+        let v = PiVariant::ALL[vi];
+        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        let mut key = vec![0u8; v.key_len()];
+        let mut npub = vec![0u8; v.npub_len()];
+        let mut nsec = vec![0u8; v.nsec_len()];
+        let mut ad = vec![0u8; ad_len];
+        let mut msg = vec![0u8; msg_len];
+        for x in [&mut key, &mut npub, &mut nsec, &mut ad, &mut msg] {
+            rng.fill_bytes(x);
+        }
+        let m = Message { npub: &npub, nsec: with_nsec.then_some(&nsec[..]), ad: &ad, plaintext: &msg };
+        let want = cipher(v, &key, PiBackend::Reference).encrypt_message(&m).unwrap();
+        for b in backends() {
+            let pi = cipher(v, &key, b);
+            let mut s = pi.sealer(&npub, m.nsec).unwrap();
+            for p in pieces(&ad, &ad_cuts) {
+                s.ad(p);
+            }
+            let mut got = Vec::new();
+            let mut s = s.start(&mut got);
+            for p in pieces(&msg, &msg_cuts) {
+                s.update(p, &mut got);
+            }
+            s.finish(&mut got);
+            proptest::prop_assert_eq!(&got, &want, "{} seal on {}", v, b.name());
+
+            let mut o = pi.opener(&npub, with_nsec).unwrap();
+            for p in pieces(&ad, &msg_cuts) {
+                o.ad(p);
+            }
+            let mut o = o.start();
+            let mut plain = Vec::new();
+            for p in pieces(&want, &ad_cuts) {
+                o.update_unverified(p, &mut plain);
+            }
+            let n = o.finish(&mut plain).unwrap();
+            proptest::prop_assert_eq!(&plain, &msg);
+            proptest::prop_assert_eq!(&n[..], if with_nsec { &nsec[..] } else { &[][..] });
+        }
+    }
+}
+
+#[test]
+fn streamed_opening_rejects_forgery_and_short_input() {
+    let v = PiVariant::Pi32Cipher128V2;
+    let pi = PiCipher::new(v, &[3; 16]).unwrap();
+    let c = pi.encrypt(&[1; 16], &[2; 32], b"ad", &[9; 100]).unwrap();
+    for i in [0, 40, c.len() - 1] {
+        let mut bad = c.clone();
+        bad[i] ^= 1;
+        let mut o = pi.opener(&[1; 16], true).unwrap();
+        o.ad(b"ad");
+        let mut o = o.start();
+        let mut out = Vec::new();
+        o.update_unverified(&bad, &mut out);
+        assert!(
+            matches!(o.finish(&mut out), Err(Error::TagMismatch)),
+            "byte {i}"
+        );
+    }
+    let mut o = pi.opener(&[1; 16], true).unwrap().start();
+    o.update_unverified(&c[..63], &mut Vec::new());
+    assert!(matches!(
+        o.finish(&mut Vec::new()),
+        Err(Error::CiphertextTooShort {
+            min: 64,
+            got: 63,
+            ..
+        })
+    ));
+    assert!(pi.sealer(&[1; 15], None).is_err());
+    assert!(pi.sealer(&[1; 16], Some(&[0; 31])).is_err());
+}

@@ -23,6 +23,9 @@
 #![deny(unsafe_code)]
 
 pub mod pi;
+mod stream;
+
+pub use stream::{Opener, Opening, Sealer, Sealing};
 
 use std::fmt;
 use std::str::FromStr;
@@ -571,4 +574,106 @@ fn run_word<W: Word, const LP: usize, const L2: usize, const L5: usize>(
         }
         _ => engine::run::<W, LP>(pi_portable::<W, LP>, None, decrypt, jobs, outs),
     }
+}
+
+/// The incremental API's π for serial steps and its bulk path, for a backend.
+#[cfg(target_arch = "x86_64")]
+fn stream_fns<W: pi::avx512::W512>(b: PiBackend) -> (fn(&mut [W; 16]), pi::stream::Steps<W>) {
+    match b {
+        PiBackend::Reference => (pi::reference::pi::<W>, steps_ref::<W>),
+        PiBackend::Portable => (pi::lanes::pi_single::<W>, steps_portable::<W>),
+        PiBackend::Avx2 => (pi::lanes::pi_single::<W>, steps_avx2::<W>),
+        PiBackend::Avx512 => (pi::lanes::pi_single::<W>, steps_avx512::<W>),
+    }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn stream_fns<W: Word>(b: PiBackend) -> (fn(&mut [W; 16]), pi::stream::Steps<W>) {
+    match b {
+        PiBackend::Reference => (pi::reference::pi::<W>, steps_ref::<W>),
+        _ => (pi::lanes::pi_single::<W>, steps_portable::<W>),
+    }
+}
+
+/// Lanes of the portable and AVX2 lane kernels: one 128- or 256-bit register per word.
+const fn lanes_of<W: Word>(bits: usize) -> usize {
+    bits / (8 * W::BYTES)
+}
+
+fn steps_ref<W: Word>(m: u8, c: &[W; 16], ctr: u64, d: &[u8], o: &mut [u8], t: &mut [W; 8]) {
+    // One lane, always below the lane threshold: every block on the reference π.
+    engine::steps::<W, 1>(
+        pi::lanes::pi_portable::<W, 1>,
+        None,
+        pi::reference::pi::<W>,
+        m,
+        c,
+        ctr,
+        d,
+        o,
+        t,
+    )
+}
+
+fn steps_portable<W: Word>(m: u8, c: &[W; 16], ctr: u64, d: &[u8], o: &mut [u8], t: &mut [W; 8]) {
+    match lanes_of::<W>(128) {
+        8 => lanes_steps::<W, 8>(pi::lanes::pi_portable::<W, 8>, None, m, c, ctr, d, o, t),
+        4 => lanes_steps::<W, 4>(pi::lanes::pi_portable::<W, 4>, None, m, c, ctr, d, o, t),
+        _ => lanes_steps::<W, 2>(pi::lanes::pi_portable::<W, 2>, None, m, c, ctr, d, o, t),
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+fn steps_avx2<W: Word>(m: u8, c: &[W; 16], ctr: u64, d: &[u8], o: &mut [u8], t: &mut [W; 8]) {
+    use pi::x86::pi_avx2;
+    match lanes_of::<W>(256) {
+        16 => lanes_steps::<W, 16>(pi_avx2::<W, 16>, None, m, c, ctr, d, o, t),
+        8 => lanes_steps::<W, 8>(pi_avx2::<W, 8>, None, m, c, ctr, d, o, t),
+        _ => lanes_steps::<W, 4>(pi_avx2::<W, 4>, None, m, c, ctr, d, o, t),
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+fn steps_avx512<W: pi::avx512::W512>(
+    m: u8,
+    c: &[W; 16],
+    ctr: u64,
+    d: &[u8],
+    o: &mut [u8],
+    t: &mut [W; 8],
+) {
+    // The whole-step kernel does the batches; the tail (under one batch) goes one register
+    // wide through the lane kernel.
+    let blocks = blocks_for::<W>(PiBackend::Avx512);
+    use pi::x86::pi_avx512;
+    match lanes_of::<W>(512) {
+        32 => lanes_steps::<W, 32>(pi_avx512::<W, 32>, blocks, m, c, ctr, d, o, t),
+        16 => lanes_steps::<W, 16>(pi_avx512::<W, 16>, blocks, m, c, ctr, d, o, t),
+        _ => lanes_steps::<W, 8>(pi_avx512::<W, 8>, blocks, m, c, ctr, d, o, t),
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn lanes_steps<W: Word, const L: usize>(
+    kernel: engine::Kernel<W, L>,
+    blocks: Option<(Blocks<W>, usize)>,
+    m: u8,
+    c: &[W; 16],
+    ctr: u64,
+    d: &[u8],
+    o: &mut [u8],
+    t: &mut [W; 8],
+) {
+    engine::steps::<W, L>(
+        kernel,
+        blocks,
+        pi::lanes::pi_single::<W>,
+        m,
+        c,
+        ctr,
+        d,
+        o,
+        t,
+    )
 }

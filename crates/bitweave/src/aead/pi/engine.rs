@@ -374,3 +374,103 @@ impl<W: Word, const L: usize> Drop for Scheduler<'_, '_, '_, '_, W, L> {
         soa.zeroize();
     }
 }
+
+/// Full blocks of one message (`data.len()` a multiple of the rate) from counter `ctr` on:
+/// the whole-step kernel for its batches, the lane kernel for what remains when that fills
+/// enough lanes, else `pi1` block by block. `out` is as long as `data` unless absorbing.
+/// The incremental API's bulk path.
+#[allow(clippy::too_many_arguments)]
+pub fn steps<W: Word, const L: usize>(
+    kernel: Kernel<W, L>,
+    blocks: Option<(Blocks<W>, usize)>,
+    pi1: fn(&mut [W; STATE_WORDS]),
+    mode: u8,
+    cis: &[W; STATE_WORDS],
+    ctr: u64,
+    data: &[u8],
+    out: &mut [u8],
+    tag: &mut [W; 8],
+) {
+    let rb = rate_bytes::<W>();
+    debug_assert_eq!(data.len() % rb, 0);
+    let total = data.len() / rb;
+    let mut b = 0;
+    if let Some((f, width)) = blocks {
+        let n = total / width * width;
+        if n > 0 {
+            let o: &mut [u8] = if mode == ABSORB {
+                &mut []
+            } else {
+                &mut out[..n * rb]
+            };
+            f(mode, cis, ctr, &data[..n * rb], o, tag);
+            b = n;
+        }
+    }
+    let min_wide = (L / 4).max(2);
+    let mut soa: Box<Soa<W, L>> = Box::new([[W::default(); L]; STATE_WORDS]);
+    while b < total {
+        let n = (total - b).min(L);
+        if n < min_wide {
+            for k in b..b + n {
+                let mut s = *cis;
+                inject(&mut s, ctr.wrapping_add(k as u64));
+                pi1(&mut s);
+                let mut r: [W; 8] = RATE_WORDS.map(|i| s[i]);
+                let o = (mode != ABSORB).then(|| &mut out[k * rb..(k + 1) * rb]);
+                absorb_full(mode, &mut r, &data[k * rb..(k + 1) * rb], o);
+                for (j, &i) in RATE_WORDS.iter().enumerate() {
+                    s[i] = r[j];
+                }
+                pi1(&mut s);
+                for (j, &i) in RATE_WORDS.iter().enumerate() {
+                    tag[j] = tag[j].add(s[i]);
+                }
+                s.zeroize();
+            }
+        } else {
+            for l in 0..n {
+                let mut s = *cis;
+                inject(&mut s, ctr.wrapping_add((b + l) as u64));
+                for i in 0..STATE_WORDS {
+                    soa[i][l] = s[i];
+                }
+                s.zeroize();
+            }
+            kernel(&mut soa);
+            for l in 0..n {
+                let k = b + l;
+                let mut r: [W; 8] = RATE_WORDS.map(|i| soa[i][l]);
+                let o = (mode != ABSORB).then(|| &mut out[k * rb..(k + 1) * rb]);
+                absorb_full(mode, &mut r, &data[k * rb..(k + 1) * rb], o);
+                for (j, &i) in RATE_WORDS.iter().enumerate() {
+                    soa[i][l] = r[j];
+                }
+            }
+            kernel(&mut soa);
+            for l in 0..n {
+                for (j, &i) in RATE_WORDS.iter().enumerate() {
+                    tag[j] = tag[j].add(soa[i][l]);
+                }
+            }
+        }
+        b += n;
+    }
+    let soa: &mut Soa<W, L> = &mut soa;
+    soa.zeroize();
+}
+
+/// The data half of a triplex step on a full block: `r` holds the keystream on entry,
+/// `out` gets keystream ^ data, and `r` leaves with what the second π absorbs (the
+/// ciphertext either way).
+#[inline(always)]
+fn absorb_full<W: Word>(mode: u8, r: &mut [W; 8], data: &[u8], mut out: Option<&mut [u8]>) {
+    for (k, rk) in r.iter_mut().enumerate() {
+        let d = W::load_le(&data[k * W::BYTES..]);
+        let v = rk.xor(d);
+        if let Some(o) = out.as_deref_mut() {
+            v.store_le(&mut o[k * W::BYTES..]);
+        }
+        *rk = if mode == DECRYPT { d } else { v };
+    }
+}

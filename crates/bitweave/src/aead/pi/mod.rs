@@ -1,7 +1,8 @@
 //! π-Cipher v2, generic over the word size. `word` holds the per-size constants, `layout`
 //! the byte/state conventions, `reference` the plain implementation, `lanes` the
 //! word-sliced π, `engine` the multi-buffer scheduler, `x86` the SIMD builds of the lane
-//! kernel and `avx512` the whole-step kernel for long runs of blocks.
+//! kernel, `avx512` the whole-step kernel for long runs of blocks and `stream` the
+//! incremental sponge.
 #![deny(unsafe_code)]
 
 #[cfg(target_arch = "x86_64")]
@@ -10,6 +11,7 @@ pub mod engine;
 pub mod lanes;
 pub mod layout;
 pub mod reference;
+pub mod stream;
 pub mod word;
 #[cfg(target_arch = "x86_64")]
 pub mod x86;
