@@ -1,0 +1,171 @@
+//! Python buffers as byte views, without copying: `bytes`, `bytearray`, `memoryview`,
+//! `mmap`, `array`, numpy arrays, anything with the buffer protocol and C-contiguous memory.
+//!
+//! The views hand raw parts ([`Src`], [`Dst`]) to GIL-free code. The Python object stays
+//! alive and its buffer export stays open (so a `bytearray` cannot be resized) until the
+//! view is dropped, which happens after the GIL is taken back. What Python cannot prevent
+//! is another thread writing into a mutable buffer meanwhile: as with `hashlib`, the result
+//! is then unspecified, so callers must not do that.
+
+use pyo3::buffer::PyUntypedBuffer;
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+
+/// A read-only view of a buffer's bytes.
+pub struct View {
+    buf: PyUntypedBuffer,
+}
+
+/// A writable view (for `out=`).
+pub struct ViewMut {
+    buf: PyUntypedBuffer,
+}
+
+fn contiguous(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<PyUntypedBuffer> {
+    let buf = PyUntypedBuffer::get(obj).map_err(|_| {
+        PyTypeError::new_err(format!(
+            "{what} must be a bytes-like object (bytes, bytearray, memoryview, numpy array), not '{}'",
+            obj.get_type()
+                .name()
+                .map_or_else(|_| "?".to_string(), |n| n.to_string())
+        ))
+    })?;
+    if !buf.is_c_contiguous() {
+        return Err(PyValueError::new_err(format!(
+            "{what} must be C-contiguous memory (e.g. numpy.ascontiguousarray)"
+        )));
+    }
+    Ok(buf)
+}
+
+impl View {
+    /// Borrows `obj`'s bytes; `what` names the argument in error messages.
+    pub fn new(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Self> {
+        Ok(View {
+            buf: contiguous(obj, what)?,
+        })
+    }
+
+    pub fn len(&self) -> usize {
+        self.buf.len_bytes()
+    }
+
+    /// The bytes, while the GIL is held.
+    pub fn as_slice(&self) -> &[u8] {
+        if self.len() == 0 {
+            return &[];
+        }
+        // SAFETY: the export is open for as long as `self` lives; non-null when len > 0.
+        unsafe { std::slice::from_raw_parts(self.buf.buf_ptr() as *const u8, self.len()) }
+    }
+
+    /// Raw parts for GIL-free code.
+    pub fn src(&self) -> Src {
+        Src {
+            ptr: self.buf.buf_ptr() as *const u8,
+            len: self.len(),
+        }
+    }
+}
+
+impl ViewMut {
+    pub fn new(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Self> {
+        let buf = contiguous(obj, what)?;
+        if buf.readonly() {
+            return Err(PyTypeError::new_err(format!(
+                "{what} must be a writable buffer (bytearray, memoryview of one, numpy array), not read-only '{}'",
+                obj.get_type()
+                    .name()
+                    .map_or_else(|_| "?".to_string(), |n| n.to_string())
+            )));
+        }
+        Ok(ViewMut { buf })
+    }
+
+    pub fn len(&self) -> usize {
+        self.buf.len_bytes()
+    }
+
+    pub fn dst(&self) -> Dst {
+        Dst {
+            ptr: self.buf.buf_ptr() as *mut u8,
+            len: self.len(),
+        }
+    }
+}
+
+/// Input bytes for GIL-free code: a pointer and a length from an open buffer export.
+#[derive(Clone, Copy)]
+pub struct Src {
+    ptr: *const u8,
+    len: usize,
+}
+
+// SAFETY: a `Src` points into a buffer export that the holder of the `View` keeps open for
+// as long as the GIL-free code runs (the view is dropped only after `detach` returns).
+unsafe impl Send for Src {}
+
+impl Src {
+    pub fn from_slice(s: &[u8]) -> Self {
+        Src {
+            ptr: s.as_ptr(),
+            len: s.len(),
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// The bytes `[at, at + n)`. Borrow them only while nothing writes there (an in-place
+    /// run writes behind what it has read, never into a borrowed piece).
+    pub fn piece(&self, at: usize, n: usize) -> &[u8] {
+        assert!(at <= self.len && n <= self.len - at);
+        if n == 0 {
+            return &[];
+        }
+        // SAFETY: in bounds of a live export (see `Send` above); non-null when n > 0.
+        unsafe { std::slice::from_raw_parts(self.ptr.add(at), n) }
+    }
+
+    pub fn as_slice(&self) -> &[u8] {
+        self.piece(0, self.len)
+    }
+}
+
+/// Output bytes for GIL-free code.
+#[derive(Clone, Copy)]
+pub struct Dst {
+    ptr: *mut u8,
+    len: usize,
+}
+
+// SAFETY: as for `Src`: the export (or the fresh bytes object) outlives the GIL-free code.
+unsafe impl Send for Dst {}
+
+impl Dst {
+    /// A fresh, not yet shared allocation of `len` bytes.
+    pub fn raw(ptr: *mut u8, len: usize) -> Self {
+        Dst { ptr, len }
+    }
+
+    /// Copies `bytes` to offset `at` (memmove: the source may be the input itself).
+    pub fn write(&self, at: usize, bytes: &[u8]) {
+        assert!(at <= self.len && bytes.len() <= self.len - at);
+        if bytes.is_empty() {
+            return;
+        }
+        // SAFETY: in bounds (checked above) of a live writable allocation; `copy` allows
+        // overlap.
+        unsafe { std::ptr::copy(bytes.as_ptr(), self.ptr.add(at), bytes.len()) }
+    }
+
+    /// Whether writing here may clobber input not yet read: the two ranges overlap and
+    /// the output does not start at the input (in-place, `out is data`, is fine: output
+    /// never runs ahead of the input read so far).
+    pub fn clobbers(&self, src: &Src) -> bool {
+        let (d0, d1) = (self.ptr as usize, self.ptr as usize + self.len);
+        let (s0, s1) = (src.ptr as usize, src.ptr as usize + src.len);
+        self.len > 0 && src.len > 0 && d0 < s1 && s0 < d1 && d0 != s0
+    }
+}

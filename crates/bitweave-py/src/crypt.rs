@@ -1,0 +1,528 @@
+//! Raw encryption and decryption: one-shot `encrypt`/`decrypt` and the streaming
+//! `Encryptor`/`Decryptor`, set up exactly as `bitweave enc`/`dec` set up a run.
+
+use bitweave::{BlockCipher, Cipher, Crypter, Direction, Error, ModeParams, Suite};
+use pyo3::exceptions::{PyUserWarning, PyValueError};
+use pyo3::ffi;
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+use zeroize::Zeroizing;
+
+use crate::buffer::{Dst, Src, View, ViewMut};
+use crate::drive::{self, Scratch};
+use crate::error::{msg, to_py};
+
+/// A keyed run, before any data: what the CLI builds from its flags.
+struct Setup {
+    suite: Suite,
+    params: ModeParams,
+    cipher: Cipher,
+    iv: Zeroizing<Vec<u8>>,
+}
+
+#[allow(clippy::too_many_arguments)]
+fn setup(
+    py: Python<'_>,
+    cipher_suite: &str,
+    key: &Bound<'_, PyAny>,
+    iv: Option<&Bound<'_, PyAny>>,
+    padding: bool,
+    interleave: usize,
+    backend: Option<&str>,
+    threads: usize,
+) -> PyResult<Setup> {
+    let suite: Suite = cipher_suite.parse().map_err(to_py)?;
+    let params = suite
+        .params()
+        .padding(suite.mode.whole_blocks() && padding)
+        .interleave(interleave)
+        .threads(threads);
+    params.validate().map_err(to_py)?;
+    let key = View::new(key, "key")?;
+    let iv = match iv {
+        Some(obj) if !suite.mode.takes_iv() => {
+            if View::new(obj, "iv")?.len() > 0 {
+                PyErr::warn(
+                    py,
+                    &py.get_type::<PyUserWarning>(),
+                    c"iv not used by this cipher",
+                    1,
+                )?;
+            }
+            Zeroizing::new(Vec::new())
+        }
+        Some(obj) => Zeroizing::new(View::new(obj, "iv")?.as_slice().to_vec()),
+        None => Zeroizing::new(Vec::new()),
+    };
+    let cipher = Cipher::with_backend(suite.cipher, key.as_slice(), backend).map_err(to_py)?;
+    Ok(Setup {
+        suite,
+        params,
+        cipher,
+        iv,
+    })
+}
+
+/// The ECB/CBC length rules, checked before any output exists.
+fn check_len(params: &ModeParams, dir: Direction, len: usize, bs: usize) -> PyResult<()> {
+    let pads = params.padding && dir == Direction::Encrypt;
+    let ragged = params.mode.whole_blocks() && !pads && !len.is_multiple_of(bs);
+    let empty = params.padding && dir == Direction::Decrypt && len == 0;
+    if ragged || empty {
+        return Err(to_py(Error::NotWholeBlocks {
+            len: len as u64,
+            block: bs,
+        }));
+    }
+    Ok(())
+}
+
+/// Builds a `bytes` of at most `cap` bytes in place: `fill` writes it (the GIL may be
+/// released meanwhile: nobody else sees the object yet) and returns the length used.
+/// On error the memory is wiped before it is freed.
+pub fn new_bytes<'py>(
+    py: Python<'py>,
+    cap: usize,
+    fill: impl FnOnce(Dst) -> PyResult<usize>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let cap_ssize = ffi::Py_ssize_t::try_from(cap).map_err(|_| msg("result too large"))?;
+    // SAFETY: the writer is created, filled within its `cap` bytes, and then either
+    // finished (ownership of the new bytes object passes to `Bound`) or wiped and
+    // discarded; it never escapes this function.
+    unsafe {
+        let w = ffi::compat::PyBytesWriter_Create(cap_ssize);
+        if w.is_null() {
+            return Err(PyErr::fetch(py));
+        }
+        let ptr = ffi::compat::PyBytesWriter_GetData(w) as *mut u8;
+        match fill(Dst::raw(ptr, cap)) {
+            Ok(n) => {
+                debug_assert!(n <= cap);
+                let obj = ffi::compat::PyBytesWriter_FinishWithSize(w, n as ffi::Py_ssize_t);
+                Ok(Bound::from_owned_ptr_or_err(py, obj)?.cast_into_unchecked())
+            }
+            Err(e) => {
+                std::ptr::write_bytes(ptr, 0, cap);
+                ffi::compat::PyBytesWriter_Discard(w);
+                Err(e)
+            }
+        }
+    }
+}
+
+/// Runs `crypter` over all of `src` into `dst` (update + finish). On error, wipes what
+/// it wrote: no partial output.
+fn run_all(mut crypter: Crypter, src: Src, dst: Dst, threads: usize) -> bitweave::Result<usize> {
+    let mut scratch = Scratch::new(src.len(), threads);
+    let n = drive::update(&mut crypter, src, dst, 0, &mut scratch);
+    match drive::finish(crypter, dst, n, &mut scratch) {
+        Ok(m) => Ok(n + m),
+        Err(e) => {
+            dst.write(0, &vec![0u8; n]);
+            Err(e)
+        }
+    }
+}
+
+/// Checks an `out=` buffer against the room a result needs.
+fn out_view(out: &Bound<'_, PyAny>, need: usize, src: &Src) -> PyResult<ViewMut> {
+    let view = ViewMut::new(out, "out")?;
+    if view.len() < need {
+        return Err(msg(format!(
+            "out has {} bytes, but the result needs room for {need}",
+            view.len()
+        )));
+    }
+    if view.dst().clobbers(src) {
+        return Err(PyValueError::new_err(
+            "out overlaps data at a different offset (for in-place work pass the same buffer as data and out)",
+        ));
+    }
+    Ok(view)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn one_shot(
+    py: Python<'_>,
+    dir: Direction,
+    cipher_suite: &str,
+    key: &Bound<'_, PyAny>,
+    iv: Option<&Bound<'_, PyAny>>,
+    data: &Bound<'_, PyAny>,
+    padding: bool,
+    interleave: usize,
+    backend: Option<&str>,
+    threads: usize,
+    out: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<PyAny>> {
+    let s = setup(
+        py,
+        cipher_suite,
+        key,
+        iv,
+        padding,
+        interleave,
+        backend,
+        threads,
+    )?;
+    let crypter = s.params.crypter(&s.cipher, dir, &s.iv).map_err(to_py)?;
+    let input = View::new(data, "data")?;
+    let (len, bs) = (input.len(), s.cipher.block_size());
+    check_len(&s.params, dir, len, bs)?;
+    // Output size: exact, except padded decryption, which is shorter by the padding.
+    let cap = if dir == Direction::Encrypt && s.params.padding {
+        (len / bs + 1) * bs
+    } else {
+        len
+    };
+    let src = input.src();
+    match out {
+        Some(out) => {
+            let view = out_view(out, cap, &src)?;
+            let dst = view.dst();
+            let n = py
+                .detach(move || run_all(crypter, src, dst, threads))
+                .map_err(to_py)?;
+            Ok(n.into_pyobject(py)?.into_any().unbind())
+        }
+        None => {
+            let bytes = new_bytes(py, cap, |dst| {
+                py.detach(move || run_all(crypter, src, dst, threads))
+                    .map_err(to_py)
+            })?;
+            Ok(bytes.into_any().unbind())
+        }
+    }
+}
+
+/// Encrypts `data` in one call.
+///
+/// `cipher_suite` is OpenSSL's name (`aes-128-cbc`, `des-ede3`, `seed-ofb`, ...); `iv` is
+/// one block, or `interleave` blocks (None for ECB). PKCS#7 padding applies to ECB/CBC
+/// when `padding` is true and is ignored by the stream modes, as in `bitweave enc`.
+/// `backend` forces a backend (see `backends()`); `threads` = 0 uses all cores. The GIL
+/// is released while the cipher runs. With `out=`, the result is written into that
+/// writable buffer (which may be `data` itself, for in-place work) and its length is
+/// returned; otherwise a new `bytes` is returned.
+#[pyfunction]
+#[pyo3(signature = (cipher_suite, key, iv, data, *, padding=true, interleave=1, backend=None, threads=0, out=None))]
+#[allow(clippy::too_many_arguments)]
+pub fn encrypt(
+    py: Python<'_>,
+    cipher_suite: &str,
+    key: &Bound<'_, PyAny>,
+    iv: Option<&Bound<'_, PyAny>>,
+    data: &Bound<'_, PyAny>,
+    padding: bool,
+    interleave: usize,
+    backend: Option<&str>,
+    threads: usize,
+    out: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<PyAny>> {
+    one_shot(
+        py,
+        Direction::Encrypt,
+        cipher_suite,
+        key,
+        iv,
+        data,
+        padding,
+        interleave,
+        backend,
+        threads,
+        out,
+    )
+}
+
+/// Decrypts `data` in one call; the arguments are those of `encrypt`.
+///
+/// With padding, the result is shorter than `data` by the padding; `out=` needs room for
+/// `len(data)` bytes and the returned count says how many hold the plaintext. A bad
+/// padding or a ragged ECB/CBC input raises `BitweaveError` and releases nothing (bytes
+/// already written to `out` are zeroed).
+#[pyfunction]
+#[pyo3(signature = (cipher_suite, key, iv, data, *, padding=true, interleave=1, backend=None, threads=0, out=None))]
+#[allow(clippy::too_many_arguments)]
+pub fn decrypt(
+    py: Python<'_>,
+    cipher_suite: &str,
+    key: &Bound<'_, PyAny>,
+    iv: Option<&Bound<'_, PyAny>>,
+    data: &Bound<'_, PyAny>,
+    padding: bool,
+    interleave: usize,
+    backend: Option<&str>,
+    threads: usize,
+    out: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<PyAny>> {
+    one_shot(
+        py,
+        Direction::Decrypt,
+        cipher_suite,
+        key,
+        iv,
+        data,
+        padding,
+        interleave,
+        backend,
+        threads,
+        out,
+    )
+}
+
+/// The state of a streaming run, shared by `Encryptor` and `Decryptor`.
+pub struct Stream {
+    crypter: Option<Crypter>,
+    suite: Suite,
+    params: ModeParams,
+    block: usize,
+    backend: &'static str,
+    /// Input bytes taken and output bytes given so far: their difference is what the
+    /// crypter holds back (less than a row, plus a block when unpadding).
+    taken: usize,
+    given: usize,
+}
+
+impl Stream {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        py: Python<'_>,
+        dir: Direction,
+        cipher_suite: &str,
+        key: &Bound<'_, PyAny>,
+        iv: Option<&Bound<'_, PyAny>>,
+        padding: bool,
+        interleave: usize,
+        backend: Option<&str>,
+        threads: usize,
+    ) -> PyResult<Self> {
+        let s = setup(
+            py,
+            cipher_suite,
+            key,
+            iv,
+            padding,
+            interleave,
+            backend,
+            threads,
+        )?;
+        let crypter = s.params.crypter(&s.cipher, dir, &s.iv).map_err(to_py)?;
+        Ok(Stream {
+            crypter: Some(crypter),
+            suite: s.suite,
+            params: s.params,
+            block: s.cipher.block_size(),
+            backend: s.cipher.backend(),
+            taken: 0,
+            given: 0,
+        })
+    }
+
+    fn live(&mut self) -> PyResult<&mut Crypter> {
+        self.crypter
+            .as_mut()
+            .ok_or_else(|| msg("finalize() was already called on this stream"))
+    }
+
+    pub fn update(
+        &mut self,
+        py: Python<'_>,
+        data: &Bound<'_, PyAny>,
+        out: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Py<PyAny>> {
+        let threads = self.params.threads;
+        let held = self.taken - self.given;
+        let crypter = self.live()?;
+        let input = View::new(data, "data")?;
+        let src = input.src();
+        let cap = held + src.len();
+        let n = match out {
+            Some(out) => {
+                let view = out_view(out, cap, &src)?;
+                let dst = view.dst();
+                let n = py.detach(move || {
+                    let mut scratch = Scratch::new(src.len(), threads);
+                    drive::update(crypter, src, dst, 0, &mut scratch)
+                });
+                self.account(src.len(), n);
+                return Ok(n.into_pyobject(py)?.into_any().unbind());
+            }
+            None => {
+                let mut produced = 0;
+                let bytes = new_bytes(py, cap, |dst| {
+                    produced = py.detach(move || {
+                        let mut scratch = Scratch::new(src.len(), threads);
+                        drive::update(crypter, src, dst, 0, &mut scratch)
+                    });
+                    Ok(produced)
+                })?;
+                self.account(src.len(), produced);
+                bytes
+            }
+        };
+        Ok(n.into_any().unbind())
+    }
+
+    fn account(&mut self, taken: usize, given: usize) {
+        self.taken += taken;
+        self.given += given;
+    }
+
+    pub fn finalize(
+        &mut self,
+        py: Python<'_>,
+        out: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Py<PyAny>> {
+        self.live()?;
+        let crypter = self.crypter.take().expect("checked live");
+        let cap = self.taken - self.given + self.block;
+        let threads = self.params.threads;
+        let run = move |dst: Dst| {
+            let mut scratch = Scratch::new(0, threads);
+            drive::finish(crypter, dst, 0, &mut scratch)
+        };
+        match out {
+            Some(out) => {
+                let view = out_view(out, cap, &Src::from_slice(&[]))?;
+                let n = run(view.dst()).map_err(to_py)?;
+                Ok(n.into_pyobject(py)?.into_any().unbind())
+            }
+            None => Ok(new_bytes(py, cap, |dst| run(dst).map_err(to_py))?
+                .into_any()
+                .unbind()),
+        }
+    }
+
+    pub fn describe(&self, kind: &str) -> String {
+        let n = self.params.interleave;
+        let il = if n > 1 {
+            format!(", interleave={n}")
+        } else {
+            String::new()
+        };
+        let state = if self.crypter.is_some() {
+            ""
+        } else {
+            ", finalized"
+        };
+        format!(
+            "<bitweave.{kind} {}{il} backend={}{state}>",
+            self.suite, self.backend
+        )
+    }
+
+    pub fn suite_name(&self) -> String {
+        self.suite.to_string()
+    }
+    pub fn backend(&self) -> &'static str {
+        self.backend
+    }
+    pub fn block_size(&self) -> usize {
+        self.block
+    }
+    pub fn interleave(&self) -> usize {
+        self.params.interleave
+    }
+}
+
+/// Declares a streaming class over [`Stream`] (the two differ only in direction).
+macro_rules! stream_class {
+    ($name:ident, $dir:expr, $doc:literal) => {
+        #[doc = $doc]
+        #[pyclass(module = "bitweave")]
+        pub struct $name(Stream);
+
+        #[pymethods]
+        impl $name {
+            #[new]
+            #[pyo3(signature = (cipher_suite, key, iv=None, *, padding=true, interleave=1, backend=None, threads=0))]
+            #[allow(clippy::too_many_arguments)]
+            fn new(
+                py: Python<'_>,
+                cipher_suite: &str,
+                key: &Bound<'_, PyAny>,
+                iv: Option<&Bound<'_, PyAny>>,
+                padding: bool,
+                interleave: usize,
+                backend: Option<&str>,
+                threads: usize,
+            ) -> PyResult<Self> {
+                Ok($name(Stream::new(
+                    py,
+                    $dir,
+                    cipher_suite,
+                    key,
+                    iv,
+                    padding,
+                    interleave,
+                    backend,
+                    threads,
+                )?))
+            }
+
+            /// Processes `data`; returns the output ready so far (bytes), or with `out=`
+            /// writes it there and returns its length (`out` needs room for
+            /// `len(data)` plus up to one row of held-back bytes). Releases the GIL.
+            #[pyo3(signature = (data, *, out=None))]
+            fn update(
+                &mut self,
+                py: Python<'_>,
+                data: &Bound<'_, PyAny>,
+                out: Option<&Bound<'_, PyAny>>,
+            ) -> PyResult<Py<PyAny>> {
+                self.0.update(py, data, out)
+            }
+
+            /// Ends the run: pads or unpads and checks the ECB/CBC length rules; returns
+            /// the last output (or writes it to `out=` and returns its length). The
+            /// object cannot be used afterwards.
+            #[pyo3(signature = (*, out=None))]
+            fn finalize(
+                &mut self,
+                py: Python<'_>,
+                out: Option<&Bound<'_, PyAny>>,
+            ) -> PyResult<Py<PyAny>> {
+                self.0.finalize(py, out)
+            }
+
+            /// The suite's canonical name, e.g. `aes-128-cbc`.
+            #[getter]
+            fn cipher_suite(&self) -> String {
+                self.0.suite_name()
+            }
+
+            /// The backend running the cipher, e.g. `vaes512`.
+            #[getter]
+            fn backend(&self) -> &'static str {
+                self.0.backend()
+            }
+
+            /// Block size in bytes (8 or 16).
+            #[getter]
+            fn block_size(&self) -> usize {
+                self.0.block_size()
+            }
+
+            /// Interleave factor N.
+            #[getter]
+            fn interleave(&self) -> usize {
+                self.0.interleave()
+            }
+
+            fn __repr__(&self) -> String {
+                self.0.describe(stringify!($name))
+            }
+        }
+    };
+}
+
+stream_class!(
+    Encryptor,
+    Direction::Encrypt,
+    "Incremental encryption: `update()` any split of the input, then `finalize()`; the concatenated output equals `encrypt()` of the whole input."
+);
+stream_class!(
+    Decryptor,
+    Direction::Decrypt,
+    "Incremental decryption: `update()` any split of the input, then `finalize()` (which checks the padding); the concatenated output equals `decrypt()` of the whole input."
+);
