@@ -10,6 +10,8 @@
 pub mod allow;
 pub mod ctgrind;
 pub mod leaky;
+pub mod probes;
 pub mod runner;
+pub mod ttest;
 pub mod vg;
 pub mod vgxml;

@@ -2,7 +2,9 @@
 
 use std::process::ExitCode;
 
-use bitweave_ct::{ctgrind, vg};
+use std::time::Duration;
+
+use bitweave_ct::{ctgrind, probes, ttest, vg};
 use clap::{Parser, Subcommand};
 use rand::SeedableRng;
 
@@ -23,6 +25,17 @@ enum Cmd {
         /// Target names (`aes-128/sliced64`, `pi32cipher128v2/avx2`, `leak/table`).
         targets: Vec<String>,
     },
+    /// Times targets with fixed vs random secrets (dudect); exit 1 if any leaks.
+    Ttest {
+        /// Target names (default: every timing target).
+        targets: Vec<String>,
+        /// Time budget per target.
+        #[arg(long, default_value_t = 2000)]
+        budget_ms: u64,
+        /// Seed of the class order and of the fixed inputs.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
 }
 
 fn main() -> ExitCode {
@@ -37,6 +50,40 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Cmd::Ctgrind { targets } => run_ctgrind(&targets),
+        Cmd::Ttest {
+            targets,
+            budget_ms,
+            seed,
+        } => run_ttest(targets, Duration::from_millis(budget_ms), seed),
+    }
+}
+
+fn run_ttest(mut names: Vec<String>, budget: Duration, seed: u64) -> ExitCode {
+    if names.is_empty() {
+        names = probes::names();
+    }
+    let mut leaks = 0;
+    for name in &names {
+        match probes::run(name, budget, seed) {
+            Ok(probes::Outcome::Ran(v)) => {
+                let word = if v.leaks() { "LEAK" } else { "ok" };
+                println!("{word:<4} {name:<26} {v}");
+                leaks += usize::from(v.leaks());
+            }
+            Ok(probes::Outcome::Skipped(needs)) => {
+                println!("skipped: CPU lacks {needs} ({name})")
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    }
+    println!("threshold |t| > {}", ttest::THRESHOLD);
+    if leaks > 0 {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
     }
 }
 

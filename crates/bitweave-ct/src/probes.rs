@@ -1,0 +1,281 @@
+//! The timing test's targets: what one timed call does and what its secret input is.
+//!
+//! Names follow ctgrind's (`aes-128/sliced512`, `pi32cipher128v2/avx512`, `leak/table`),
+//! plus `tags_equal` and `pkcs7` for the two comparisons.
+
+use std::time::Duration;
+
+use bitweave::aead::{tags_equal, PiBackend, PiCipher, PiVariant};
+use bitweave::cipher::CipherKind;
+use bitweave::engine::registry::{self, BackendInfo};
+use bitweave::mode::padding;
+use rand::rngs::StdRng;
+use rand::{RngCore, SeedableRng};
+
+use crate::leaky;
+use crate::ttest::{measure, Probe, Verdict};
+
+/// Blocks per call: a few (a wide backend pads them to its width inside the call).
+const BLOCKS: usize = 4;
+
+/// Key setup, then encryption and decryption of a few blocks; secret: key and data.
+struct Block {
+    info: BackendInfo,
+    fixed: Vec<u8>,
+}
+
+impl Probe for Block {
+    type Input = Vec<u8>;
+    fn input_len(&self) -> usize {
+        self.info.cipher.key_len() + BLOCKS * self.info.cipher.block_size()
+    }
+    fn fixed(&self) -> Vec<u8> {
+        self.fixed.clone()
+    }
+    fn prepare(&self, bytes: &[u8]) -> Vec<u8> {
+        bytes.to_vec()
+    }
+    fn run(&mut self, input: &Vec<u8>) {
+        let (key, data) = input.split_at(self.info.cipher.key_len());
+        let c = self.info.build(key);
+        let mut buf = data.to_vec();
+        c.encrypt_blocks(&mut buf);
+        c.decrypt_blocks(&mut buf);
+        std::hint::black_box(&buf);
+    }
+}
+
+/// π-Cipher: key setup, encryption, and decryption of a forged ciphertext (the failure
+/// path, tag check included); secret: key, nonce, SMN, data.
+struct Pi {
+    var: PiVariant,
+    backend: &'static str,
+    fixed: Vec<u8>,
+}
+
+const PI_MSG: usize = 48;
+
+struct PiInput {
+    key: Vec<u8>,
+    npub: Vec<u8>,
+    nsec: Vec<u8>,
+    msg: Vec<u8>,
+    forged: Vec<u8>,
+}
+
+impl Probe for Pi {
+    type Input = PiInput;
+    fn input_len(&self) -> usize {
+        self.var.key_len() + self.var.npub_len() + self.var.nsec_len() + PI_MSG
+    }
+    fn fixed(&self) -> Vec<u8> {
+        self.fixed.clone()
+    }
+    fn prepare(&self, bytes: &[u8]) -> PiInput {
+        let v = self.var;
+        let (key, rest) = bytes.split_at(v.key_len());
+        let (npub, rest) = rest.split_at(v.npub_len());
+        let (nsec, msg) = rest.split_at(v.nsec_len());
+        let pi = PiCipher::with_backend(v, key, Some(self.backend)).expect("checked available");
+        let mut forged = pi
+            .encrypt(npub, nsec, b"ad", msg)
+            .expect("lengths are right");
+        let last = forged.len() - 1;
+        forged[last] ^= 1;
+        PiInput {
+            key: key.to_vec(),
+            npub: npub.to_vec(),
+            nsec: nsec.to_vec(),
+            msg: msg.to_vec(),
+            forged,
+        }
+    }
+    fn run(&mut self, i: &PiInput) {
+        let pi = PiCipher::with_backend(self.var, &i.key, Some(self.backend)).expect("available");
+        let c = pi.encrypt(&i.npub, &i.nsec, b"ad", &i.msg);
+        let d = pi.decrypt(&i.npub, b"ad", &i.forged);
+        std::hint::black_box((c.is_ok(), d.is_err()));
+    }
+}
+
+/// A tag comparison against a secret tag: the fixed class differs only in the last
+/// byte, the random class (almost always) in the first — an early exit shows.
+struct Compare {
+    secret: Vec<u8>,
+    leaky: bool,
+}
+
+impl Probe for Compare {
+    type Input = Vec<u8>;
+    fn input_len(&self) -> usize {
+        self.secret.len()
+    }
+    fn fixed(&self) -> Vec<u8> {
+        let mut f = self.secret.clone();
+        *f.last_mut().unwrap() ^= 1;
+        f
+    }
+    fn prepare(&self, bytes: &[u8]) -> Vec<u8> {
+        bytes.to_vec()
+    }
+    fn run(&mut self, b: &Vec<u8>) {
+        let r = if self.leaky {
+            leaky::early_exit_eq(&self.secret, b)
+        } else {
+            tags_equal(&self.secret, b)
+        };
+        std::hint::black_box(r);
+    }
+}
+
+/// The PKCS#7 check of a decrypted last block. Both classes are bad pads, so the
+/// verdict (public by design) is the same and only *where* the pad goes wrong differs:
+/// the fixed class has a 5-byte pad wrong in its first byte, the random class random
+/// bytes (made invalid when they happen to be a valid pad).
+struct Pkcs7;
+
+impl Probe for Pkcs7 {
+    type Input = Vec<u8>;
+    fn input_len(&self) -> usize {
+        16
+    }
+    fn fixed(&self) -> Vec<u8> {
+        let mut b = vec![0x3c; 16];
+        b[11..].fill(5);
+        b[11] = 4;
+        b
+    }
+    fn prepare(&self, bytes: &[u8]) -> Vec<u8> {
+        let mut b = bytes.to_vec();
+        if padding::unpad_len(&b).is_ok() {
+            b[15] = 0;
+        }
+        b
+    }
+    fn run(&mut self, b: &Vec<u8>) {
+        std::hint::black_box(padding::unpad_len(std::hint::black_box(b)).is_ok());
+    }
+}
+
+/// A secret-indexed lookup (the planted leak): 16-bit secret indices into a 4 MiB
+/// table, one cache line per entry. (A 16 KiB table indexed by bytes stays in L1 between
+/// calls here and shows no timing difference without an attacker evicting it; ctgrind
+/// flags both.)
+struct Table {
+    table: Vec<u8>,
+    fixed: Vec<u8>,
+}
+
+impl Probe for Table {
+    type Input = Vec<u8>;
+    fn input_len(&self) -> usize {
+        16
+    }
+    fn fixed(&self) -> Vec<u8> {
+        self.fixed.clone()
+    }
+    fn prepare(&self, bytes: &[u8]) -> Vec<u8> {
+        bytes.to_vec()
+    }
+    fn run(&mut self, s: &Vec<u8>) {
+        std::hint::black_box(leaky::table_lookup(&self.table, s));
+    }
+}
+
+/// Every timing target name: each constant-time backend, π-Cipher's vectorised
+/// backends, the two comparisons, and the controls.
+pub fn names() -> Vec<String> {
+    let mut v: Vec<String> = registry::all()
+        .into_iter()
+        .filter(|b| b.constant_time)
+        .map(|b| format!("{}/{}", b.cipher.name(), b.name))
+        .collect();
+    for var in PiVariant::ALL {
+        for b in [PiBackend::Portable, PiBackend::Avx2, PiBackend::Avx512] {
+            v.push(format!("{}/{}", var.name(), b.name()));
+        }
+    }
+    for n in ["tags_equal", "pkcs7", "leak/table", "leak/compare"] {
+        v.push(n.into());
+    }
+    v
+}
+
+/// The outcome of timing one target.
+#[derive(Debug)]
+pub enum Outcome {
+    Ran(Verdict),
+    /// The CPU cannot run the target's backend: what it lacks.
+    Skipped(String),
+}
+
+/// Times target `name` for `budget`. `Err` for an unknown name.
+pub fn run(name: &str, budget: Duration, seed: u64) -> Result<Outcome, String> {
+    let mut rng = StdRng::seed_from_u64(seed);
+    // The fixed class's values (and the secret tag) come from the seed too.
+    let fixed = |n: usize| {
+        let mut f = vec![0u8; n];
+        StdRng::seed_from_u64(seed ^ n as u64).fill_bytes(&mut f);
+        f
+    };
+    let secret = fixed(64);
+    let table_fixed = fixed(16);
+    let verdict = match name {
+        "tags_equal" | "leak/compare" => measure(
+            &mut Compare {
+                secret,
+                leaky: name == "leak/compare",
+            },
+            budget,
+            &mut rng,
+        ),
+        "pkcs7" => measure(&mut Pkcs7, budget, &mut rng),
+        "leak/table" => measure(
+            &mut Table {
+                table: vec![1u8; leaky::TABLE_BYTES],
+                fixed: table_fixed,
+            },
+            budget,
+            &mut rng,
+        ),
+        _ => {
+            let (cipher, backend) = name
+                .split_once('/')
+                .ok_or_else(|| format!("unknown target {name}"))?;
+            if let Ok(var) = cipher.parse::<PiVariant>() {
+                let b = PiBackend::ALL
+                    .into_iter()
+                    .find(|b| b.name() == backend)
+                    .ok_or_else(|| format!("unknown target {name}"))?;
+                if !b.available() {
+                    return Ok(Outcome::Skipped(b.needs().into()));
+                }
+                let mut p = Pi {
+                    var,
+                    backend: b.name(),
+                    fixed: Vec::new(),
+                };
+                p.fixed = fixed(p.input_len());
+                measure(&mut p, budget, &mut rng)
+            } else {
+                let kind: CipherKind = cipher
+                    .parse()
+                    .map_err(|_| format!("unknown target {name}"))?;
+                let info = registry::all()
+                    .into_iter()
+                    .find(|b| b.cipher == kind && b.name == backend)
+                    .ok_or_else(|| format!("unknown target {name}"))?;
+                if !info.available() {
+                    return Ok(Outcome::Skipped(info.features.join("+")));
+                }
+                let len = kind.key_len() + BLOCKS * kind.block_size();
+                let mut p = Block {
+                    info,
+                    fixed: fixed(len),
+                };
+                measure(&mut p, budget, &mut rng)
+            }
+        }
+    };
+    Ok(Outcome::Ran(verdict))
+}

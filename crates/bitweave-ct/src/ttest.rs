@@ -1,0 +1,242 @@
+//! A dudect-style timing test (Reparaz, Balasch, Verbauwhede, "Dude, is my code constant
+//! time?", 2017) for the paths valgrind cannot execute (AVX-512, VAES, GFNI).
+//!
+//! Two input classes — one fixed input, and fresh random inputs — are interleaved in a
+//! random order; every call is timed with `rdtsc` between `lfence`s. Welch's t compares
+//! the two classes' mean times on all samples and on samples cropped at 100 percentiles
+//! (dudect's `1 - 0.5^(10(k+1)/100)`, set from a discarded first batch), since a leak
+//! often hides under the slow tail that scheduling and interrupts add on a shared
+//! machine. The verdict is the largest |t|. Constant-time code gives |t| of a few units
+//! whatever the noise (the classes share it, being interleaved); a leak grows |t| with
+//! the square root of the sample count.
+
+use std::time::{Duration, Instant};
+
+use rand::rngs::StdRng;
+use rand::{Rng, RngCore};
+
+/// |t| above which a target leaks. dudect's "definitely not constant time" bound;
+/// measured here: constant-time targets stay below 6 (see the README lines of the
+/// crate's report), the controls reach hundreds.
+pub const THRESHOLD: f64 = 10.0;
+
+/// Samples per class a test needs before its t counts (dudect's 10,000 in all).
+pub const MIN_SAMPLES: u64 = 5_000;
+
+/// Samples per batch: inputs are prepared before a batch, outside the timed calls.
+const BATCH: usize = 512;
+
+/// Cropping percentiles (dudect's 100).
+const CROPS: usize = 100;
+
+/// An operation under test.
+pub trait Probe {
+    /// Prepared per call, outside the timing (e.g. a ciphertext to decrypt).
+    type Input;
+    /// Bytes of class input.
+    fn input_len(&self) -> usize;
+    /// The fixed class's input.
+    fn fixed(&self) -> Vec<u8>;
+    /// Turns class input bytes into a call's input (not timed).
+    fn prepare(&self, bytes: &[u8]) -> Self::Input;
+    /// The timed call.
+    fn run(&mut self, input: &Self::Input);
+}
+
+/// Running mean and variance (Welford) of one class.
+#[derive(Clone, Copy, Debug, Default)]
+struct Moments {
+    n: u64,
+    mean: f64,
+    m2: f64,
+}
+
+impl Moments {
+    fn push(&mut self, x: f64) {
+        self.n += 1;
+        let d = x - self.mean;
+        self.mean += d / self.n as f64;
+        self.m2 += d * (x - self.mean);
+    }
+    fn var(&self) -> f64 {
+        if self.n < 2 {
+            0.0
+        } else {
+            self.m2 / (self.n - 1) as f64
+        }
+    }
+}
+
+/// Welch's t of two classes.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Welch {
+    c: [Moments; 2],
+}
+
+impl Welch {
+    pub fn push(&mut self, class: usize, x: f64) {
+        self.c[class].push(x);
+    }
+    /// Samples of the smaller class.
+    pub fn n(&self) -> u64 {
+        self.c[0].n.min(self.c[1].n)
+    }
+    /// Welch's t: difference of means over its standard error (0 without data).
+    pub fn t(&self) -> f64 {
+        let [a, b] = self.c;
+        let se = (a.var() / a.n.max(1) as f64 + b.var() / b.n.max(1) as f64).sqrt();
+        if se == 0.0 || a.n < 2 || b.n < 2 {
+            0.0
+        } else {
+            (a.mean - b.mean) / se
+        }
+    }
+    /// Mean of a class.
+    pub fn mean(&self, class: usize) -> f64 {
+        self.c[class].mean
+    }
+}
+
+/// The outcome of one target.
+#[derive(Clone, Debug)]
+pub struct Verdict {
+    /// Largest |t| over the uncropped and cropped tests with enough samples.
+    pub max_t: f64,
+    /// Which test gave it: `None` uncropped, `Some(k)` cropped at percentile k.
+    pub crop: Option<usize>,
+    /// Samples per class (uncropped).
+    pub samples: u64,
+    /// Mean cycles of the fixed and random classes (uncropped).
+    pub mean_cycles: [f64; 2],
+    pub seconds: f64,
+}
+
+impl Verdict {
+    pub fn leaks(&self) -> bool {
+        self.max_t > THRESHOLD
+    }
+}
+
+impl std::fmt::Display for Verdict {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let crop = self
+            .crop
+            .map_or("uncropped".to_string(), |k| format!("crop {k}"));
+        write!(
+            f,
+            "max |t| {:.2} ({crop}), {} samples/class, {:.0} vs {:.0} cycles, {:.1} s",
+            self.max_t, self.samples, self.mean_cycles[0], self.mean_cycles[1], self.seconds
+        )
+    }
+}
+
+/// Cycle counter, serialised so the call under test cannot drift across it.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn cycles() -> u64 {
+    use std::arch::x86_64::{_mm_lfence, _rdtsc};
+    // SAFETY: lfence and rdtsc are part of x86-64's baseline (SSE2, TSC).
+    unsafe {
+        _mm_lfence();
+        let t = _rdtsc();
+        _mm_lfence();
+        t
+    }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn cycles() -> u64 {
+    static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+    START.get_or_init(Instant::now).elapsed().as_nanos() as u64
+}
+
+/// One batch: random classes, prepared inputs, timed calls.
+fn batch<P: Probe>(p: &mut P, fixed: &[u8], rng: &mut StdRng, out: &mut Vec<(usize, u64)>) {
+    let mut bytes = vec![0u8; p.input_len()];
+    let mut classes = Vec::with_capacity(BATCH);
+    let mut inputs = Vec::with_capacity(BATCH);
+    for _ in 0..BATCH {
+        let class = rng.gen_range(0..2usize);
+        if class == 0 {
+            bytes.copy_from_slice(fixed);
+        } else {
+            rng.fill_bytes(&mut bytes);
+        }
+        classes.push(class);
+        inputs.push(p.prepare(&bytes));
+    }
+    out.clear();
+    for (class, input) in classes.into_iter().zip(&inputs) {
+        let t0 = cycles();
+        p.run(input);
+        let t1 = cycles();
+        out.push((class, t1.wrapping_sub(t0)));
+    }
+}
+
+/// Runs `p` for about `budget` and returns the verdict.
+pub fn measure<P: Probe>(p: &mut P, budget: Duration, rng: &mut StdRng) -> Verdict {
+    let start = Instant::now();
+    let fixed = p.fixed();
+    let mut samples = Vec::with_capacity(BATCH);
+    // Warm-up batch (caches, predictors, lazy initialisation): sets the crop points.
+    batch(p, &fixed, rng, &mut samples);
+    let mut sorted: Vec<u64> = samples.iter().map(|s| s.1).collect();
+    sorted.sort_unstable();
+    let crops: Vec<u64> = (0..CROPS)
+        .map(|k| {
+            let q = 1.0 - 0.5f64.powf(10.0 * (k + 1) as f64 / CROPS as f64);
+            sorted[((q * sorted.len() as f64) as usize).min(sorted.len() - 1)]
+        })
+        .collect();
+    let mut full = Welch::default();
+    let mut cropped = vec![Welch::default(); CROPS];
+    while start.elapsed() < budget {
+        batch(p, &fixed, rng, &mut samples);
+        for &(class, t) in &samples {
+            full.push(class, t as f64);
+            for (w, &c) in cropped.iter_mut().zip(&crops) {
+                if t < c {
+                    w.push(class, t as f64);
+                }
+            }
+        }
+    }
+    let mut max_t = full.t().abs();
+    let mut crop = None;
+    if full.n() < MIN_SAMPLES {
+        max_t = 0.0;
+    }
+    for (k, w) in cropped.iter().enumerate() {
+        if w.n() >= MIN_SAMPLES && w.t().abs() > max_t {
+            max_t = w.t().abs();
+            crop = Some(k);
+        }
+    }
+    Verdict {
+        max_t,
+        crop,
+        samples: full.n(),
+        mean_cycles: [full.mean(0), full.mean(1)],
+        seconds: start.elapsed().as_secs_f64(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn welch_t_of_known_samples() {
+        let mut w = Welch::default();
+        for x in [1.0, 2.0, 3.0, 4.0] {
+            w.push(0, x);
+        }
+        for x in [2.0, 4.0, 6.0, 8.0] {
+            w.push(1, x);
+        }
+        // Means 2.5 and 5, variances 5/3 and 20/3, n = 4: t = -2.5 / sqrt(25/12).
+        assert!((w.t() + 2.5 / (25.0f64 / 12.0).sqrt()).abs() < 1e-12);
+        assert_eq!(w.n(), 4);
+    }
+}
