@@ -172,14 +172,17 @@ fn run_block(kind: CipherKind, backend: &str, rng: &mut StdRng) -> Result<(), St
     same("blocks", &buf, &pt)?;
 
     // Modes without padding: ECB, CBC, CFB, OFB, CTR (with a partial block for the
-    // stream modes), and CBC with 4 interleaved chains.
-    let cases: [(Mode, usize, usize); 6] = [
+    // stream modes), CBC with 4 interleaved chains, CFB8 and CFB1.
+    let cases: [(Mode, usize, usize); 8] = [
         (Mode::Ecb, 1, BLOCKS * bs),
         (Mode::Cbc, 1, BLOCKS * bs),
         (Mode::Cfb, 1, BLOCKS * bs + 5),
         (Mode::Ofb, 1, BLOCKS * bs + 5),
         (Mode::Ctr, 1, BLOCKS * bs + 5),
         (Mode::Cbc, 4, 8 * bs),
+        // One cipher call per byte / per bit: a few of them.
+        (Mode::Cfb8, 1, 5),
+        (Mode::Cfb1, 1, 2),
     ];
     for (mode, n, len) in cases {
         let params = ModeParams::new(mode)
