@@ -16,7 +16,7 @@ use bitweave::{BlockCipher, Cipher, CipherKind, Direction, Mode, Suite};
 use clap::Args;
 use serde::Serialize;
 
-use crate::{gcrypt_peer, openssl_peer};
+use crate::{gcrypt_peer, openssl_peer, plot};
 
 #[derive(Args)]
 pub struct BenchArgs {
@@ -59,6 +59,11 @@ pub struct BenchArgs {
     /// des, des-ede3; default backends: all this CPU runs.
     #[arg(long)]
     tables: bool,
+    /// Also draw the measured figures as charts into this file (.svg or .png): cycles/byte
+    /// per mode per cipher and backend (MX-1 Fig. 9), throughput against threads, and the
+    /// split sweep when run (SEED-on-Cell Fig. 5(b)).
+    #[arg(long, value_name = "FILE")]
+    plot: Option<std::path::PathBuf>,
     /// The two backends of the sweep, e.g. `vaes512,soft` (default: the best with `soft`,
     /// and the best with itself).
     #[arg(long, value_delimiter = ',')]
@@ -67,17 +72,17 @@ pub struct BenchArgs {
 
 /// One benchmark row (the JSON contract of DESIGN.md, plus a few extras).
 #[derive(Serialize)]
-struct Row {
-    cipher: String,
-    direction: &'static str,
-    backend: &'static str,
-    threads: usize,
-    interleave: usize,
+pub(crate) struct Row {
+    pub cipher: String,
+    pub direction: &'static str,
+    pub backend: &'static str,
+    pub threads: usize,
+    pub interleave: usize,
     bytes: usize,
-    gbps: f64,
-    cycles_per_byte: f64,
+    pub gbps: f64,
+    pub cycles_per_byte: f64,
     openssl_gbps: Option<f64>,
-    openssl_cycles_per_byte: Option<f64>,
+    pub openssl_cycles_per_byte: Option<f64>,
     ratio_vs_openssl: Option<f64>,
     /// libgcrypt, the second peer (null where it lacks the operation).
     gcrypt_gbps: Option<f64>,
@@ -115,6 +120,9 @@ fn selected(names: &[String]) -> Result<(Vec<Suite>, Vec<PiVariant>)> {
 pub fn run(args: BenchArgs) -> Result<()> {
     if args.size == 0 {
         bail!("--size must be at least 1 byte");
+    }
+    if let Some(path) = &args.plot {
+        plot::check_path(path)?;
     }
     if args.split_sweep {
         return split_sweep(&args);
@@ -210,8 +218,25 @@ pub fn run(args: BenchArgs) -> Result<()> {
             }
         }
     }
+    finish(&args, &rows, &[])
+}
+
+/// The end of every bench run: the JSON (measurement rows, or the sweep's points) if
+/// asked, and the plot file if asked.
+fn finish(args: &BenchArgs, rows: &[Row], split: &[SplitRow]) -> Result<()> {
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&rows)?);
+        let json = if split.is_empty() {
+            serde_json::to_string_pretty(rows)?
+        } else {
+            serde_json::to_string_pretty(split)?
+        };
+        println!("{json}");
+    }
+    if let Some(path) = &args.plot {
+        plot::write(path, rows, split)?;
+        if !args.json {
+            println!("plot written to {}", path.display());
+        }
     }
     Ok(())
 }
@@ -442,7 +467,7 @@ fn measure(
 }
 
 /// The modes of the paper's tables, in its column order.
-const TABLE_MODES: [Mode; 5] = [Mode::Ecb, Mode::Cbc, Mode::Cfb, Mode::Ofb, Mode::Ctr];
+pub(crate) const TABLE_MODES: [Mode; 5] = [Mode::Ecb, Mode::Cbc, Mode::Cfb, Mode::Ofb, Mode::Ctr];
 
 /// `--tables`: the MX-1 paper's Table I / VI layout (see [`BenchArgs::tables`]).
 fn paper_tables(args: &BenchArgs) -> Result<()> {
@@ -485,10 +510,7 @@ fn paper_tables(args: &BenchArgs) -> Result<()> {
         }
         rows.extend(grid.into_iter().flat_map(|[e, d]| e.into_iter().chain(d)));
     }
-    if args.json {
-        println!("{}", serde_json::to_string_pretty(&rows)?);
-    }
-    Ok(())
+    finish(args, &rows, &[])
 }
 
 /// One cipher's table: (a) encryption and (b) decryption, a line per backend, then the
@@ -549,15 +571,15 @@ fn print_paper_table(kind: CipherKind, grid: &[[Vec<Row>; 2]], size: usize, tsc_
 
 /// One point of the split sweep.
 #[derive(Serialize)]
-struct SplitRow {
-    cipher: String,
-    workers: [&'static str; 2],
-    schedule: &'static str,
+pub(crate) struct SplitRow {
+    pub cipher: String,
+    pub workers: [&'static str; 2],
+    pub schedule: &'static str,
     /// Share of the blocks on the first worker (null for dynamic sharing).
-    ratio: Option<f64>,
+    pub ratio: Option<f64>,
     threads: usize,
     bytes: usize,
-    gbps: f64,
+    pub gbps: f64,
     cycles_per_byte: f64,
 }
 
@@ -648,10 +670,7 @@ fn split_sweep(args: &BenchArgs) -> Result<()> {
             rows.push(row);
         }
     }
-    if args.json {
-        println!("{}", serde_json::to_string_pretty(&rows)?);
-    }
-    Ok(())
+    finish(args, &[], &rows)
 }
 
 /// Cycle counting: the TSC on x86-64, nanoseconds elsewhere (then "cycles" are ns and the

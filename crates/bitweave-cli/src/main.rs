@@ -12,6 +12,7 @@ mod gcrypt_peer;
 mod list;
 mod openssl_peer;
 mod output;
+mod plot;
 mod sim;
 
 #[derive(Parser)]

@@ -1,0 +1,132 @@
+//! `bitweave bench` beyond the plain table: the paper-table layout, π-Cipher rows, and
+//! the plot files (SVG always; PNG where a system font is installed).
+
+mod common;
+
+use common::{bitweave, check_failure, names};
+
+/// Quick bench arguments: tiny buffers and budgets (figures are not checked here, only
+/// the shape of the output).
+const QUICK: [&str; 4] = ["--size", "2048", "--time-ms", "1"];
+
+#[test]
+fn tables_print_both_directions_and_every_mode_per_backend() {
+    let out = bitweave()
+        .args(["bench", "--tables", "-c", "des", "--backend", "sliced64"])
+        .args(QUICK)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("Table VI-style: des"), "{text}");
+    assert!(text.contains("(a) encryption") && text.contains("(b) decryption"));
+    // A line per backend with five figures and the chained/ECB column; N = 64 lanes.
+    let line = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("sliced64"))
+        .expect("a sliced64 line");
+    let fields: Vec<&str> = line.split_whitespace().collect();
+    assert_eq!(fields.len(), 8, "{line}");
+    assert_eq!(fields[1], "64", "interleave = lane count: {line}");
+    assert!(text.contains("OpenSSL"), "{text}");
+}
+
+#[test]
+fn aead_rows_are_json_rows_with_the_goptv_anchor() {
+    let out = bitweave()
+        .args([
+            "bench",
+            "-c",
+            "pi32cipher128v2",
+            "--direction",
+            "enc",
+            "--json",
+        ])
+        .args(QUICK)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rows: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(rows.len(), 2, "one message and a full set of lanes");
+    for r in &rows {
+        assert_eq!(r["cipher"], "pi32cipher128v2");
+        assert!(r["cycles_per_byte"].as_f64().unwrap() > 0.0);
+        assert_eq!(r["anchor_cycles_per_byte"], 5.1);
+    }
+    assert_eq!(rows[0]["interleave"], 1);
+    assert!(rows[1]["interleave"].as_u64().unwrap() > 1);
+}
+
+#[test]
+fn plot_writes_an_svg_with_the_mode_panel() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("fig.svg");
+    let out = bitweave()
+        .args([
+            "bench",
+            "-c",
+            "aes-128-ecb",
+            "-c",
+            "aes-128-ctr",
+            "--threads",
+            "1,2",
+        ])
+        .args(QUICK)
+        .arg("--plot")
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let svg = std::fs::read_to_string(&path).unwrap();
+    assert!(svg.starts_with("<svg"), "{}", &svg[..svg.len().min(80)]);
+    assert!(svg.contains("cycles/byte per mode"), "mode panel");
+    assert!(svg.contains("throughput against threads"), "threads panel");
+    assert_eq!(names(dir.path()), ["fig.svg"], "no temporary file left");
+}
+
+#[test]
+fn plot_writes_a_png_when_a_font_is_installed() {
+    if !std::path::Path::new("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf").exists() {
+        eprintln!("skipped: no DejaVu font (Debian: fonts-dejavu-core)");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("fig.png");
+    let out = bitweave()
+        .args(["bench", "-c", "seed-ecb", "--direction", "enc"])
+        .args(QUICK)
+        .arg("--plot")
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let png = std::fs::read(&path).unwrap();
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+}
+
+#[test]
+fn plot_with_an_unknown_extension_fails_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("fig.jpg");
+    let path = path.to_str().unwrap();
+    let args = ["bench", "-c", "aes-128-ecb", "--plot", path];
+    let out = bitweave().args(args).args(QUICK).output().unwrap();
+    check_failure(&out, ".svg or .png", &args);
+    assert!(names(dir.path()).is_empty(), "no file left behind");
+}
