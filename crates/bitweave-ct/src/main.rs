@@ -25,7 +25,8 @@ enum Cmd {
         /// Target names (`aes-128/sliced64`, `pi32cipher128v2/avx2`, `leak/table`).
         targets: Vec<String>,
     },
-    /// Times targets with fixed vs random secrets (dudect); exit 1 if any leaks.
+    /// Times targets with fixed vs random secrets (dudect); exit 1 if any leaks or got
+    /// too few samples to tell.
     Ttest {
         /// Target names (default: every timing target).
         targets: Vec<String>,
@@ -66,9 +67,13 @@ fn run_ttest(mut names: Vec<String>, budget: Duration, seed: u64) -> ExitCode {
     for name in &names {
         match probes::run(name, budget, seed) {
             Ok(probes::Outcome::Ran(v)) => {
-                let word = if v.leaks() { "LEAK" } else { "ok" };
-                println!("{word:<4} {name:<26} {v}");
-                leaks += usize::from(v.leaks());
+                let word = match (v.leaks(), v.conclusive()) {
+                    (true, _) => "LEAK",
+                    (false, true) => "ok",
+                    (false, false) => "SHORT",
+                };
+                println!("{word:<5} {name:<26} {v}");
+                leaks += usize::from(word != "ok");
             }
             Ok(probes::Outcome::Skipped(needs)) => {
                 println!("skipped: CPU lacks {needs} ({name})")

@@ -81,10 +81,15 @@ impl Welch {
     pub fn n(&self) -> u64 {
         self.c[0].n.min(self.c[1].n)
     }
+    /// Standard error of the difference of means.
+    pub fn se(&self) -> f64 {
+        let [a, b] = self.c;
+        (a.var() / a.n.max(1) as f64 + b.var() / b.n.max(1) as f64).sqrt()
+    }
     /// Welch's t: difference of means over its standard error (0 without data).
     pub fn t(&self) -> f64 {
         let [a, b] = self.c;
-        let se = (a.var() / a.n.max(1) as f64 + b.var() / b.n.max(1) as f64).sqrt();
+        let se = self.se();
         if se == 0.0 || a.n < 2 || b.n < 2 {
             0.0
         } else {
@@ -108,12 +113,20 @@ pub struct Verdict {
     pub samples: u64,
     /// Mean cycles of the fixed and random classes (uncropped).
     pub mean_cycles: [f64; 2],
+    /// The smallest difference of mean cycles that would have crossed the threshold in
+    /// the most sensitive test (THRESHOLD × its standard error): the run's resolution.
+    pub resolution: f64,
     pub seconds: f64,
 }
 
 impl Verdict {
     pub fn leaks(&self) -> bool {
         self.max_t > THRESHOLD
+    }
+    /// Whether enough samples were taken for the verdict to mean anything (a short run
+    /// is no pass).
+    pub fn conclusive(&self) -> bool {
+        self.samples >= MIN_SAMPLES
     }
 }
 
@@ -124,8 +137,14 @@ impl std::fmt::Display for Verdict {
             .map_or("uncropped".to_string(), |k| format!("crop {k}"));
         write!(
             f,
-            "max |t| {:.2} ({crop}), {} samples/class, {:.0} vs {:.0} cycles, {:.1} s",
-            self.max_t, self.samples, self.mean_cycles[0], self.mean_cycles[1], self.seconds
+            "max |t| {:.2} ({crop}), {} samples/class, {:.0} vs {:.0} cycles, \
+             resolution {:.1} cycles, {:.1} s",
+            self.max_t,
+            self.samples,
+            self.mean_cycles[0],
+            self.mean_cycles[1],
+            self.resolution,
+            self.seconds
         )
     }
 }
@@ -191,7 +210,9 @@ pub fn measure<P: Probe>(p: &mut P, budget: Duration, rng: &mut StdRng) -> Verdi
         .collect();
     let mut full = Welch::default();
     let mut cropped = vec![Welch::default(); CROPS];
-    while start.elapsed() < budget {
+    // The budget, stretched up to 4x when a slow target on a busy machine has not yet
+    // reached the minimum sample count.
+    while start.elapsed() < budget || (full.n() < MIN_SAMPLES && start.elapsed() < 4 * budget) {
         batch(p, &fixed, rng, &mut samples);
         for &(class, t) in &samples {
             full.push(class, t as f64);
@@ -202,15 +223,19 @@ pub fn measure<P: Probe>(p: &mut P, budget: Duration, rng: &mut StdRng) -> Verdi
             }
         }
     }
-    let mut max_t = full.t().abs();
+    let mut max_t = 0.0;
     let mut crop = None;
-    if full.n() < MIN_SAMPLES {
-        max_t = 0.0;
-    }
-    for (k, w) in cropped.iter().enumerate() {
-        if w.n() >= MIN_SAMPLES && w.t().abs() > max_t {
+    let mut resolution = f64::INFINITY;
+    let tests =
+        std::iter::once((None, &full)).chain(cropped.iter().enumerate().map(|(k, w)| (Some(k), w)));
+    for (k, w) in tests {
+        if w.n() < MIN_SAMPLES {
+            continue;
+        }
+        resolution = resolution.min(THRESHOLD * w.se());
+        if w.t().abs() > max_t {
             max_t = w.t().abs();
-            crop = Some(k);
+            crop = k;
         }
     }
     Verdict {
@@ -218,6 +243,7 @@ pub fn measure<P: Probe>(p: &mut P, budget: Duration, rng: &mut StdRng) -> Verdi
         crop,
         samples: full.n(),
         mean_cycles: [full.mean(0), full.mean(1)],
+        resolution,
         seconds: start.elapsed().as_secs_f64(),
     }
 }

@@ -44,6 +44,7 @@ fn assert_constant_time(names: &[&str]) {
             continue;
         };
         ran += 1;
+        assert!(v.conclusive(), "{name}: too few samples to tell ({v})");
         if v.leaks() {
             let again = time(name, BUDGET, 2).expect("ran once");
             assert!(
@@ -59,7 +60,7 @@ fn assert_constant_time(names: &[&str]) {
 
 #[test]
 fn ttest_flags_planted_leaks() {
-    for name in ["leak/table", "leak/compare"] {
+    for name in ["leak/table", "leak/compare", "leak/compare16"] {
         let v = time(name, Duration::from_millis(1000), 1).expect("runs everywhere");
         assert!(
             v.leaks(),
