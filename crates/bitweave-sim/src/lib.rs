@@ -4,6 +4,7 @@
 //! cycles, and reports its figures beside the paper's ([`report::Report`]). The paper's
 //! tables are only ever compared with, never used as inputs.
 
+pub mod cell;
 pub mod dbus;
 pub mod musra;
 pub mod mx1;
@@ -25,6 +26,11 @@ pub struct ModelEntry {
 /// Every model, in listing order.
 pub fn models() -> Vec<ModelEntry> {
     vec![
+        ModelEntry {
+            name: "cell",
+            about: "Cell BE (PPE + six SPEs) running SEED, ALL SIMD vs Hybrid workload split (Kim, Yi & Ro)",
+            run: cell::report,
+        },
         ModelEntry {
             name: "dbus",
             about: "DBUS pre-scheduled AES state bus vs AXI, AES-encrypted DMA (Yang & Wen)",
