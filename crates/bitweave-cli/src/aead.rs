@@ -1,15 +1,18 @@
 //! `bitweave aead-enc` / `bitweave aead-dec`: π-Cipher v2 authenticated encryption in
 //! SUPERCOP's format, `E(nsec) || C || T`.
 //!
-//! The whole input is read before anything is written: encryption needs the message length
-//! only at the end, but decryption must check the tag before it may release a single byte.
-//! So on any error, including a failed tag check, nothing reaches standard output and no
-//! file is created or changed. The recovered secret message number is not printed (it is a
-//! secret); `--nsec-out FILE` writes it to FILE as hex, atomically and only on success.
+//! Both commands stream: the input is read in 1 MiB pieces through the library's
+//! incremental API, so memory stays flat whatever the size. Decryption must check the tag
+//! before it may release a single byte, so its plaintext goes to the temporary output file
+//! (or, for standard output, to an anonymous temporary file copied out afterwards) and is
+//! renamed into place or copied only once the tag verifies. On any error, including a
+//! failed tag check, nothing reaches standard output and no file is created or changed.
+//! The recovered secret message number is not printed (it is a secret); `--nsec-out FILE`
+//! writes it to FILE as hex, atomically and only on success.
 
 use std::fs::File;
-use std::io::{self, Read};
-use std::path::PathBuf;
+use std::io::{self, Read, Seek, Write};
+use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 use bitweave::aead::{PiBackend, PiCipher, PiVariant};
@@ -64,18 +67,77 @@ fn parse_hex(what: &str, s: &str) -> Result<Zeroizing<Vec<u8>>> {
     }
 }
 
-fn read_input(path: Option<&std::path::Path>) -> Result<Zeroizing<Vec<u8>>> {
-    let mut data = Zeroizing::new(Vec::new());
-    match path {
-        Some(p) => File::open(p)
-            .and_then(|mut f| f.read_to_end(&mut data))
-            .with_context(|| format!("cannot read '{}'", p.display()))?,
-        None => io::stdin()
-            .lock()
-            .read_to_end(&mut data)
-            .context("cannot read standard input")?,
-    };
-    Ok(data)
+/// Bytes read per step.
+const CHUNK: usize = 1 << 20;
+
+/// The input as a reader, and its name for error messages.
+fn open_input(path: Option<&Path>) -> Result<(Box<dyn Read>, String)> {
+    Ok(match path {
+        Some(p) => (
+            Box::new(File::open(p).with_context(|| format!("cannot read '{}'", p.display()))?),
+            format!("'{}'", p.display()),
+        ),
+        None => (Box::new(io::stdin().lock()), "standard input".to_string()),
+    })
+}
+
+/// Calls `each` on every piece of the input, in order.
+fn for_each_chunk(
+    input: &mut dyn Read,
+    name: &str,
+    mut each: impl FnMut(&[u8]) -> Result<()>,
+) -> Result<()> {
+    let mut buf = Zeroizing::new(vec![0u8; CHUNK]);
+    loop {
+        let n = match input.read(&mut buf) {
+            Ok(0) => return Ok(()),
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e).with_context(|| format!("cannot read {name}")),
+        };
+        each(&buf[..n])?;
+    }
+}
+
+/// Where unverified plaintext waits for the tag: the output's own temporary file, or an
+/// anonymous one when the output is standard output.
+enum Held {
+    File(Output),
+    Stdout(File),
+}
+
+impl Held {
+    fn open(path: Option<&Path>) -> Result<Self> {
+        Ok(match path {
+            Some(_) => Held::File(Output::open(path)?),
+            None => Held::Stdout(
+                tempfile::tempfile().context("cannot create a temporary file for the output")?,
+            ),
+        })
+    }
+
+    fn write(&mut self, data: &[u8]) -> Result<()> {
+        match self {
+            Held::File(o) => o.write(data),
+            Held::Stdout(f) => f
+                .write_all(data)
+                .context("cannot write the temporary output"),
+        }
+    }
+
+    /// Releases the plaintext (after the tag verified).
+    fn release(self) -> Result<()> {
+        match self {
+            Held::File(o) => o.commit(),
+            Held::Stdout(mut f) => {
+                f.rewind().context("cannot read the temporary output")?;
+                let mut out = Output::open(None)?;
+                let mut input: &mut dyn Read = &mut f;
+                for_each_chunk(&mut input, "the temporary output", |c| out.write(c))?;
+                out.commit()
+            }
+        }
+    }
 }
 
 /// Runs aead-enc (`encrypt`) or aead-dec.
@@ -102,26 +164,46 @@ pub fn run(args: AeadArgs, encrypt: bool) -> Result<()> {
         bail!("--nsec-out applies to aead-dec only");
     }
     let pi = PiCipher::with_backend(variant, &key, args.backend.as_deref())?;
-    let input = read_input(args.input.as_deref())?;
+    let (mut input, in_name) = open_input(args.input.as_deref())?;
+    let mut piece = Zeroizing::new(Vec::with_capacity(CHUNK + 2 * variant.rate()));
 
-    // Compute everything first: an error leaves no trace in the output.
-    let (result, nsec_hex) = if encrypt {
-        let c = pi.encrypt(&npub, &nsec, &ad, &input)?;
-        (Zeroizing::new(c), None)
-    } else {
-        let opened = pi.decrypt(&npub, &ad, &input)?;
-        let hex_nsec = Zeroizing::new(format!("{}\n", hex::encode(&opened.nsec[..])));
-        (opened.plaintext, Some(hex_nsec))
-    };
+    if encrypt {
+        let mut sealer = pi.sealer(&npub, Some(&nsec))?;
+        sealer.ad(&ad);
+        let mut out = Output::open(args.output.as_deref())?;
+        let mut sealing = sealer.start(&mut piece);
+        out.write(&piece)?;
+        for_each_chunk(&mut input, &in_name, |c| {
+            piece.clear();
+            sealing.update(c, &mut piece);
+            out.write(&piece)
+        })?;
+        piece.clear();
+        sealing.finish(&mut piece);
+        out.write(&piece)?;
+        return out.commit();
+    }
 
-    if let (Some(path), Some(text)) = (&args.nsec_out, &nsec_hex) {
+    let mut opener = pi.opener(&npub, true)?;
+    opener.ad(&ad);
+    let mut opening = opener.start();
+    let mut held = Held::open(args.output.as_deref())?;
+    for_each_chunk(&mut input, &in_name, |c| {
+        piece.clear();
+        opening.update_unverified(c, &mut piece);
+        held.write(&piece)
+    })?;
+    piece.clear();
+    // A failed check returns here: `held` drops, removing the unverified plaintext.
+    let nsec = opening.finish(&mut piece)?;
+    held.write(&piece)?;
+    if let Some(path) = &args.nsec_out {
+        let text = Zeroizing::new(format!("{}\n", hex::encode(&nsec[..])));
         let mut out = Output::open(Some(path))?;
         out.write(text.as_bytes())?;
         out.commit()?;
     }
-    let mut out = Output::open(args.output.as_deref())?;
-    out.write(&result)?;
-    out.commit()
+    held.release()
 }
 
 /// The `bitweave list` lines for the AEAD variants and backends.
