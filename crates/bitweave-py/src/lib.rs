@@ -2,7 +2,7 @@
 //!
 //! One module per concern: [`buffer`] (Python buffers as byte views), [`drive`] (a crypter
 //! from a view into a view), [`crypt`] (raw encrypt/decrypt and streams), [`aead`]
-//! (π-Cipher), [`info`] (backends, suites, bench), [`error`] (exceptions).
+//! (π-Cipher), [`seal`] (sealed files), [`info`] (backends, suites, bench), [`error`] (exceptions).
 
 use pyo3::prelude::*;
 
@@ -12,6 +12,7 @@ mod crypt;
 mod drive;
 mod error;
 mod info;
+mod seal;
 
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -29,6 +30,11 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(aead::aead_encrypt, m)?)?;
     m.add_function(wrap_pyfunction!(aead::aead_decrypt, m)?)?;
     m.add_function(wrap_pyfunction!(aead::aead_variants, m)?)?;
+    m.add_function(wrap_pyfunction!(seal::seal_file, m)?)?;
+    m.add_function(wrap_pyfunction!(seal::open_file, m)?)?;
+    m.add_function(wrap_pyfunction!(seal::seal_bytes, m)?)?;
+    m.add_function(wrap_pyfunction!(seal::open_bytes, m)?)?;
+    m.add_function(wrap_pyfunction!(seal::seal_suites, m)?)?;
     m.add_function(wrap_pyfunction!(info::suites, m)?)?;
     m.add_function(wrap_pyfunction!(info::backends, m)?)?;
     m.add_function(wrap_pyfunction!(info::bench, m)?)?;

@@ -14,7 +14,13 @@ CPU has (AES-NI/VAES, bitsliced AVX-512, GFNI, ...). Inputs may be any bytes-lik
 
 Names follow OpenSSL (``aes-256-ctr``, ``des-ede3-cbc``, ``seed-ofb``); ``encrypt`` with
 ``interleave=1`` is byte-compatible with ``openssl enc``. Errors raise
-``BitweaveError`` (a ``ValueError``) with the message the ``bitweave`` CLI prints.
+``BitweaveError`` (a ``ValueError``) with the message the ``bitweave`` CLI prints;
+failed authentication raises its subclass ``AuthenticationError``.
+
+Raw modes (``encrypt``/``decrypt``, ``Encryptor``/``Decryptor``) are unauthenticated;
+``seal_file``/``open_file`` (the sealed file format) and ``aead_encrypt``/``aead_decrypt``
+(pi-Cipher) authenticate. ``python -m bitweave.dask`` spreads bulk AES-CTR encryption
+of large files or directory trees over a Dask cluster.
 """
 
 from ._native import (
@@ -30,6 +36,11 @@ from ._native import (
     bench,
     decrypt,
     encrypt,
+    open_bytes,
+    open_file,
+    seal_bytes,
+    seal_file,
+    seal_suites,
     suites,
 )
 
@@ -46,5 +57,10 @@ __all__ = [
     "bench",
     "decrypt",
     "encrypt",
+    "open_bytes",
+    "open_file",
+    "seal_bytes",
+    "seal_file",
+    "seal_suites",
     "suites",
 ]
