@@ -10,6 +10,7 @@ use clap::Args;
 use zeroize::Zeroizing;
 
 use crate::output::Output;
+use crate::progress::Progress;
 
 /// Bytes read per step: output memory stays flat whatever the input size.
 const CHUNK: usize = 1 << 20;
@@ -59,7 +60,7 @@ fn parse_hex(what: &str, s: &str) -> Result<Zeroizing<Vec<u8>>> {
     }
 }
 
-pub fn run(args: CryptArgs, direction: Direction) -> Result<()> {
+pub fn run(args: CryptArgs, direction: Direction, quiet: bool) -> Result<()> {
     let suite: Suite = args.cipher.parse()?;
     let key = parse_hex("key (-K)", &args.key)?;
     let params = suite
@@ -93,6 +94,18 @@ pub fn run(args: CryptArgs, direction: Direction) -> Result<()> {
             format!("'{}'", p.display())
         });
     let mut out = Output::open(args.output.as_deref())?;
+    // Sized to the input file when there is one (a pipe shows bytes and rate only).
+    let total = args
+        .input
+        .as_ref()
+        .and_then(|p| std::fs::metadata(p).ok())
+        .filter(|m| m.is_file())
+        .map(|m| m.len());
+    let label = match direction {
+        Direction::Encrypt => "enc",
+        Direction::Decrypt => "dec",
+    };
+    let mut progress = Progress::new(total, label, quiet);
     let mut buf = Zeroizing::new(vec![0u8; CHUNK]);
     let mut result = Zeroizing::new(Vec::with_capacity(CHUNK + 64));
     loop {
@@ -105,7 +118,9 @@ pub fn run(args: CryptArgs, direction: Direction) -> Result<()> {
         result.clear();
         crypter.update(&buf[..n], &mut result);
         out.write(&result)?;
+        progress.inc(n as u64);
     }
+    progress.finish();
     result.clear();
     crypter.finish(&mut result)?;
     out.write(&result)?;

@@ -13,6 +13,8 @@ mod list;
 mod openssl_peer;
 mod output;
 mod plot;
+mod progress;
+mod seal;
 mod sim;
 
 #[derive(Parser)]
@@ -22,6 +24,9 @@ mod sim;
     about = "Parallel block-cipher processing: AES, DES, 3DES, SEED in every SP 800-38A mode"
 )]
 struct Cli {
+    /// No progress bar (it shows only on a terminal, during long work).
+    #[arg(long, global = true)]
+    quiet: bool,
     #[command(subcommand)]
     command: Command,
 }
@@ -42,18 +47,24 @@ enum Command {
     AeadDec(aead::AeadArgs),
     /// Run an architecture model of a paper's hardware (`bitweave sim list`).
     Sim(sim::SimArgs),
+    /// Encrypt and authenticate a file under a passphrase or key file (streaming, chunked).
+    Seal(seal::SealArgs),
+    /// Check and decrypt a sealed file; any tampering fails with no output.
+    Open(seal::OpenArgs),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Enc(args) => crypt::run(args, bitweave::Direction::Encrypt),
-        Command::Dec(args) => crypt::run(args, bitweave::Direction::Decrypt),
+        Command::Enc(args) => crypt::run(args, bitweave::Direction::Encrypt, cli.quiet),
+        Command::Dec(args) => crypt::run(args, bitweave::Direction::Decrypt, cli.quiet),
         Command::List => list::run(),
         Command::Bench(args) => bench::run(args),
         Command::Sim(args) => sim::run(args),
         Command::AeadEnc(args) => aead::run(args, true),
         Command::AeadDec(args) => aead::run(args, false),
+        Command::Seal(args) => seal::run_seal(args, cli.quiet),
+        Command::Open(args) => seal::run_open(args, cli.quiet),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,280 @@
+//! `bitweave seal` / `bitweave open`: the library's sealed file format
+//! (docs/SEALED-FORMAT.md) on files or pipes.
+//!
+//! The secret never comes from the command line (argv is visible to other users): a key
+//! file (`--key-file`: 32 raw bytes or 64 hex digits), a passphrase file
+//! (`--passphrase-file`: its first line), the `BITWEAVE_PASSPHRASE` environment variable, or
+//! a prompt on the terminal, in that order. A file named by `-o` appears only when every
+//! chunk authenticated; with standard output, a failure after the first window of chunks
+//! leaves the authentic bytes already written (one `error:` line still says so).
+
+use std::fs::{self, File};
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::{anyhow, bail, Context, Result};
+use bitweave::seal::{self, Argon2Params, OpenOptions, SealError, SealOptions, SealSuite, Secret};
+use clap::Args;
+use zeroize::Zeroizing;
+
+use crate::output::Output;
+use crate::progress::Progress;
+
+/// The environment variable read for a passphrase when no file is given.
+const PASSPHRASE_ENV: &str = "BITWEAVE_PASSPHRASE";
+/// Key and passphrase files larger than this are surely the wrong file.
+const MAX_SECRET_FILE: u64 = 64 * 1024;
+
+/// Where the secret comes from (shared by seal and open).
+#[derive(Args)]
+pub struct SecretArgs {
+    /// Key file: exactly 32 bytes, or 64 hex digits (whitespace around them ignored).
+    #[arg(long, value_name = "FILE", conflicts_with = "passphrase_file")]
+    key_file: Option<PathBuf>,
+    /// Passphrase file: its first line is the passphrase (else $BITWEAVE_PASSPHRASE, else a
+    /// prompt on the terminal).
+    #[arg(long, value_name = "FILE")]
+    passphrase_file: Option<PathBuf>,
+}
+
+#[derive(Args)]
+pub struct SealArgs {
+    /// Cipher suite: aes-256-ctr-hmac-sha256 (default), pi64cipher256v2, pi32cipher256v2.
+    #[arg(long, default_value = "aes-256-ctr-hmac-sha256")]
+    suite: String,
+    /// Plaintext bytes per chunk: a power of two from 1K to 16M (suffix K or M allowed).
+    #[arg(long, default_value = "1M", value_name = "BYTES")]
+    chunk_size: String,
+    /// Argon2id memory in KiB (passphrase only).
+    #[arg(long, default_value_t = Argon2Params::default().m_kib, value_name = "KIB")]
+    kdf_memory: u32,
+    /// Argon2id passes (passphrase only).
+    #[arg(long, default_value_t = Argon2Params::default().t, value_name = "N")]
+    kdf_passes: u32,
+    /// Argon2id lanes (passphrase only).
+    #[arg(long, default_value_t = Argon2Params::default().p, value_name = "N")]
+    kdf_lanes: u32,
+    #[command(flatten)]
+    secret: SecretArgs,
+    /// Worker threads (0 = all cores); the output does not depend on it.
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    threads: usize,
+    /// Input file (default: standard input).
+    #[arg(short = 'i', long = "in")]
+    input: Option<PathBuf>,
+    /// Output file (default: standard output); written atomically.
+    #[arg(short = 'o', long = "out")]
+    output: Option<PathBuf>,
+}
+
+#[derive(Args)]
+pub struct OpenArgs {
+    #[command(flatten)]
+    secret: SecretArgs,
+    /// Worker threads (0 = all cores).
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    threads: usize,
+    /// Input file (default: standard input).
+    #[arg(short = 'i', long = "in")]
+    input: Option<PathBuf>,
+    /// Output file (default: standard output); created only if everything authenticates.
+    #[arg(short = 'o', long = "out")]
+    output: Option<PathBuf>,
+}
+
+/// `1024`, `64K`, `1M` → log2, for powers of two in the format's range.
+fn parse_chunk_size(s: &str) -> Result<u8> {
+    let (digits, scale) = match s.strip_suffix(['K', 'k']) {
+        Some(d) => (d, 1u64 << 10),
+        None => match s.strip_suffix(['M', 'm']) {
+            Some(d) => (d, 1 << 20),
+            None => (s, 1),
+        },
+    };
+    let n = digits
+        .parse::<u64>()
+        .ok()
+        .and_then(|n| n.checked_mul(scale))
+        .ok_or_else(|| anyhow!("chunk size '{s}' is not a number of bytes"))?;
+    let (lo, hi) = (1u64 << seal::MIN_CHUNK_LOG2, 1u64 << seal::MAX_CHUNK_LOG2);
+    if !n.is_power_of_two() || !(lo..=hi).contains(&n) {
+        bail!("chunk size must be a power of two from 1K to 16M, not {s}");
+    }
+    Ok(n.trailing_zeros() as u8)
+}
+
+/// Reads a small secret file whole.
+fn read_secret_file(path: &Path, what: &str) -> Result<Zeroizing<Vec<u8>>> {
+    let ctx = || format!("cannot read {what} '{}'", path.display());
+    let f = File::open(path).with_context(ctx)?;
+    let mut data = Zeroizing::new(Vec::new());
+    f.take(MAX_SECRET_FILE + 1)
+        .read_to_end(&mut data)
+        .with_context(ctx)?;
+    if data.len() as u64 > MAX_SECRET_FILE {
+        bail!("{what} '{}' is too large", path.display());
+    }
+    Ok(data)
+}
+
+/// A key file: 32 raw bytes, or 64 hex digits with optional surrounding whitespace.
+fn key_from_file(path: &Path) -> Result<Secret> {
+    let data = read_secret_file(path, "key file")?;
+    if let Ok(raw) = <[u8; 32]>::try_from(&data[..]) {
+        return Ok(Secret::key(raw));
+    }
+    let text = data.trim_ascii();
+    let mut key = Zeroizing::new([0u8; 32]);
+    if text.len() == 64 && hex::decode_to_slice(text, &mut key[..]).is_ok() {
+        return Ok(Secret::Key(key));
+    }
+    bail!(
+        "key file '{}' must hold 32 raw bytes or 64 hex digits (it has {} bytes)",
+        path.display(),
+        data.len()
+    )
+}
+
+/// The first line of `bytes`, without its line ending.
+fn first_line(bytes: &[u8]) -> &[u8] {
+    let line = bytes.split(|&b| b == b'\n').next().unwrap_or(&[]);
+    line.strip_suffix(b"\r").unwrap_or(line)
+}
+
+fn passphrase(args: &SecretArgs, confirm: bool) -> Result<Secret> {
+    let pw: Zeroizing<Vec<u8>> = if let Some(path) = &args.passphrase_file {
+        let data = read_secret_file(path, "passphrase file")?;
+        Zeroizing::new(first_line(&data).to_vec())
+    } else if let Some(v) = std::env::var_os(PASSPHRASE_ENV) {
+        Zeroizing::new(v.into_encoded_bytes())
+    } else {
+        let ask = |prompt: &str| {
+            rpassword::prompt_password(prompt)
+                .map(Zeroizing::new)
+                .map_err(|e| {
+                    anyhow!(
+                        "no passphrase: use --passphrase-file, set {PASSPHRASE_ENV}, run on a \
+                     terminal, or use --key-file ({e})"
+                    )
+                })
+        };
+        let first = ask("passphrase: ")?;
+        if confirm && first != ask("passphrase again: ")? {
+            bail!("the two passphrases differ");
+        }
+        Zeroizing::new(first.as_bytes().to_vec())
+    };
+    if pw.is_empty() {
+        bail!("the passphrase is empty");
+    }
+    Ok(Secret::Passphrase(pw))
+}
+
+fn secret(args: &SecretArgs, confirm: bool) -> Result<Secret> {
+    match &args.key_file {
+        Some(path) => key_from_file(path),
+        None => passphrase(args, confirm),
+    }
+}
+
+/// `Write` over the atomic [`Output`], so the library can stream into it.
+struct Sink<'a>(&'a mut Output);
+
+impl Write for Sink<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self.0 {
+            Output::Stdout(s) => s.write(buf),
+            Output::File { tmp, .. } => tmp.write(buf),
+        }
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        match self.0 {
+            Output::Stdout(s) => s.flush(),
+            Output::File { tmp, .. } => tmp.flush(),
+        }
+    }
+}
+
+/// The input (counted by a progress bar sized to the file, when there is one).
+fn input(path: Option<&Path>, label: &str, quiet: bool) -> Result<Box<dyn Read>> {
+    Ok(match path {
+        Some(p) => {
+            let f = File::open(p).with_context(|| format!("cannot read '{}'", p.display()))?;
+            let size = fs::metadata(p)
+                .ok()
+                .filter(|m| m.is_file())
+                .map(|m| m.len());
+            Box::new(Progress::new(size, label, quiet).reader(f))
+        }
+        None => Box::new(Progress::new(None, label, quiet).reader(io::stdin().lock())),
+    })
+}
+
+/// Names the file in read/write failures; everything else keeps the library's message.
+fn describe(e: SealError, input: Option<&Path>, output: Option<&Path>) -> anyhow::Error {
+    let name =
+        |p: Option<&Path>, std: &str| p.map_or(std.to_string(), |p| format!("'{}'", p.display()));
+    match e {
+        SealError::Read(io) => anyhow!("cannot read {}: {io}", name(input, "standard input")),
+        SealError::Write(io) => {
+            anyhow!("cannot write {}: {io}", name(output, "to standard output"))
+        }
+        other => anyhow!(other),
+    }
+}
+
+pub fn run_seal(args: SealArgs, quiet: bool) -> Result<()> {
+    let suite: SealSuite = args.suite.parse()?;
+    let opts = SealOptions {
+        suite,
+        chunk_log2: parse_chunk_size(&args.chunk_size)?,
+        argon2: Argon2Params {
+            m_kib: args.kdf_memory,
+            t: args.kdf_passes,
+            p: args.kdf_lanes,
+        },
+        threads: args.threads,
+    };
+    opts.argon2.validate()?;
+    let secret = secret(&args.secret, true)?;
+    let reader = input(args.input.as_deref(), "seal", quiet)?;
+    let mut out = Output::open(args.output.as_deref())?;
+    seal::seal(reader, Sink(&mut out), &secret, &opts)
+        .map_err(|e| describe(e, args.input.as_deref(), args.output.as_deref()))?;
+    out.commit()
+}
+
+pub fn run_open(args: OpenArgs, quiet: bool) -> Result<()> {
+    let secret = secret(&args.secret, false)?;
+    let reader = input(args.input.as_deref(), "open", quiet)?;
+    let mut out = Output::open(args.output.as_deref())?;
+    let opts = OpenOptions {
+        threads: args.threads,
+    };
+    seal::open(reader, Sink(&mut out), &secret, &opts)
+        .map_err(|e| describe(e, args.input.as_deref(), args.output.as_deref()))?;
+    out.commit()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chunk_sizes() {
+        assert_eq!(parse_chunk_size("1M").unwrap(), 20);
+        assert_eq!(parse_chunk_size("64k").unwrap(), 16);
+        assert_eq!(parse_chunk_size("1024").unwrap(), 10);
+        for bad in ["512", "3K", "32M", "x", "", "99999999999999999999M"] {
+            assert!(parse_chunk_size(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn passphrase_file_takes_the_first_line() {
+        assert_eq!(first_line(b"pw\nrest"), b"pw");
+        assert_eq!(first_line(b"pw\r\n"), b"pw");
+        assert_eq!(first_line(b"pw"), b"pw");
+        assert_eq!(first_line(b"\nx"), b"");
+    }
+}
