@@ -10,7 +10,7 @@ import bitweave
 from bitweave import AuthenticationError, BitweaveError
 from conftest import VECTORS
 
-SEAL = json.loads((VECTORS / "seal-v1.json").read_text())
+SEAL = json.loads((VECTORS / "seal" / "seal-v1.json").read_text())
 # Cheap Argon2 costs for round trips (the format's defaults take ~0.3 s per call).
 FAST_KDF = dict(kdf_memory=64, kdf_passes=1, kdf_lanes=1)
 
