@@ -1,10 +1,12 @@
 //! Runs a [`Crypter`] from a borrowed input straight into a borrowed output, in slabs.
 //!
 //! The library's `Crypter` appends to a `Vec`; handing it the whole input would need a
-//! second full-size buffer and a copy into the Python object. Slabs of about 1 MiB per
-//! thread keep that intermediate buffer cache-sized: each slab is big enough for the
-//! library to split over its threads, and the copy out of it reads warm cache, so memory
-//! traffic stays one read of the input and one write of the output.
+//! second full-size buffer and a copy into the Python object. On one thread, slabs of
+//! 256 KiB keep that intermediate buffer in cache, so the copy out of it reads warm cache
+//! and memory traffic stays one read of the input and one write of the output (measured
+//! on 16 MiB AES-CTR: 4.4 GB/s into `out=`, 6.2 GB/s in place, vs 2.2 and 3.0 GB/s with
+//! 1 MiB slabs). On several threads a slab is split across the library's pool, and each
+//! split costs a wake-up of the pool: 4 MiB per thread amortises it.
 
 use bitweave::engine::parallel;
 use bitweave::{Crypter, Result};
@@ -12,8 +14,10 @@ use zeroize::Zeroizing;
 
 use crate::buffer::{Dst, Src};
 
-/// Bytes of input per slab and thread.
-const SLAB_PER_THREAD: usize = 1 << 20;
+/// Bytes of input per slab on one thread.
+const SLAB_ONE_THREAD: usize = 256 << 10;
+/// Bytes of input per slab and thread on several threads.
+const SLAB_PER_THREAD: usize = 4 << 20;
 
 /// A run's scratch buffer (wiped on drop: it holds plaintext at times).
 pub struct Scratch {
@@ -29,7 +33,11 @@ impl Scratch {
         } else {
             threads
         };
-        let slab = SLAB_PER_THREAD.saturating_mul(threads.max(1));
+        let slab = if threads <= 1 {
+            SLAB_ONE_THREAD
+        } else {
+            SLAB_PER_THREAD.saturating_mul(threads)
+        };
         // Room for one slab plus what the crypter may hold back (a row of blocks).
         let cap = len.min(slab) + 1024;
         Scratch {
