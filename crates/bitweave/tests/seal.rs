@@ -90,7 +90,10 @@ struct Case {
 }
 
 fn load_cases() -> Vec<Case> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/seal/seal-v1.json");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/vectors/seal/seal-v1.json"
+    );
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
