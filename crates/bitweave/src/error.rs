@@ -60,6 +60,10 @@ pub enum Error {
     },
     #[error("authentication failed: tag mismatch (wrong key, nonce or data, or tampering)")]
     TagMismatch,
+    #[error(
+        "in-place update needs whole {unit}-byte units, no input pending and no padding held back"
+    )]
+    InPlaceUnavailable { unit: usize },
 }
 
 /// Result with the library's [`Error`].

@@ -81,6 +81,36 @@ proptest! {
     }
 
     #[test]
+    fn in_place_updates_equal_copying_updates((suite, params) in suite_strategy(),
+                                              key in prop::collection::vec(any::<u8>(), 32),
+                                              iv in prop::collection::vec(any::<u8>(), 16 * 9),
+                                              units in prop::collection::vec(0usize..5, 0..5),
+                                              threads in 1usize..4) {
+        let params = params.padding(false).threads(threads);
+        let bs = suite.cipher.block_size();
+        let key = &key[..suite.cipher.key_len()];
+        let iv = &iv[..params.iv_len(bs)];
+        let c = Cipher::new(suite.cipher, key).unwrap();
+        for dir in [Direction::Encrypt, Direction::Decrypt] {
+            let mut copying = params.crypter(&c, dir, iv).unwrap();
+            let mut in_place = params.crypter(&c, dir, iv).unwrap();
+            // Whole units: rows of N blocks for interleaved chains, else blocks (CFB1/8
+            // take any byte count; blocks are whole units for them too).
+            let unit = if params.interleave > 1 { params.iv_len(bs) } else { bs };
+            let mut expected = Vec::new();
+            let mut got = Vec::new();
+            for (i, &u) in units.iter().enumerate() {
+                let piece: Vec<u8> = (0..u * unit).map(|j| (i * 131 + j * 7) as u8).collect();
+                copying.update(&piece, &mut expected);
+                let mut buf = piece.clone();
+                in_place.update_in_place(&mut buf).unwrap();
+                got.extend_from_slice(&buf);
+            }
+            prop_assert_eq!(got, expected);
+        }
+    }
+
+    #[test]
     fn unaligned_buffers_give_the_same_blocks(offset in 0usize..16, blocks in 0usize..40, seed in any::<u64>()) {
         for kind in CipherKind::ALL {
             let bs = kind.block_size();
@@ -99,6 +129,27 @@ proptest! {
             prop_assert_eq!(single, aligned);
         }
     }
+}
+
+#[test]
+fn in_place_is_refused_where_it_cannot_be_exact() {
+    use bitweave::Error;
+    let c = Cipher::new(CipherKind::Aes128, &[0; 16]).unwrap();
+    let iv = [0u8; 16];
+    let unavailable = Err(Error::InPlaceUnavailable { unit: 16 });
+    // Not whole blocks.
+    let ecb = ModeParams::new(Mode::Ecb).padding(false);
+    let mut cr = ecb.crypter(&c, Direction::Encrypt, &[]).unwrap();
+    assert_eq!(cr.update_in_place(&mut [0u8; 17]), unavailable);
+    // Padded decryption holds its last block back for `finish`.
+    let cbc = ModeParams::new(Mode::Cbc);
+    let mut cr = cbc.crypter(&c, Direction::Decrypt, &iv).unwrap();
+    assert_eq!(cr.update_in_place(&mut [0u8; 32]), unavailable);
+    // Bytes pending from an earlier copying update.
+    let ctr = ModeParams::new(Mode::Ctr);
+    let mut cr = ctr.crypter(&c, Direction::Encrypt, &iv).unwrap();
+    cr.update(&[1, 2, 3], &mut Vec::new());
+    assert_eq!(cr.update_in_place(&mut [0u8; 16]), unavailable);
 }
 
 #[test]
