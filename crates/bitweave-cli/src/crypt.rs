@@ -5,7 +5,7 @@ use std::io::{self, Read};
 use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
-use bitweave::{Cipher, Direction, Suite};
+use bitweave::{Cipher, Crypter, Direction, Suite};
 use clap::Args;
 use zeroize::Zeroizing;
 
@@ -79,7 +79,7 @@ pub fn run(args: CryptArgs, direction: Direction, quiet: bool) -> Result<()> {
         None => Zeroizing::new(Vec::new()),
     };
     let cipher = Cipher::with_backend(suite.cipher, &key, args.backend.as_deref())?;
-    let mut crypter = params.crypter(&cipher, direction, &iv)?;
+    let crypter = params.crypter(&cipher, direction, &iv)?;
 
     let mut input: Box<dyn Read> = match &args.input {
         Some(p) => {
@@ -105,7 +105,21 @@ pub fn run(args: CryptArgs, direction: Direction, quiet: bool) -> Result<()> {
         Direction::Encrypt => "enc",
         Direction::Decrypt => "dec",
     };
-    let mut progress = Progress::new(total, label, quiet);
+    let progress = Progress::new(total, label, quiet);
+    stream(crypter, &mut input, &in_name, &mut out, progress)?;
+    out.commit()
+}
+
+/// Runs `input` through `crypter` into `out` in pieces of [`CHUNK`] bytes. On an error
+/// (unreadable input, full disk, bad padding) it returns before `out` is committed, so a
+/// file output never appears.
+fn stream(
+    mut crypter: Crypter,
+    input: &mut dyn Read,
+    in_name: &str,
+    out: &mut Output,
+    mut progress: Progress,
+) -> Result<()> {
     let mut buf = Zeroizing::new(vec![0u8; CHUNK]);
     let mut result = Zeroizing::new(Vec::with_capacity(CHUNK + 64));
     loop {
@@ -123,6 +137,60 @@ pub fn run(args: CryptArgs, direction: Direction, quiet: bool) -> Result<()> {
     progress.finish();
     result.clear();
     crypter.finish(&mut result)?;
-    out.write(&result)?;
-    out.commit()
+    out.write(&result)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bitweave::{CipherKind, Mode, ModeParams};
+
+    /// Gives `good` bytes, then fails as a dying disk or a dropped network mount would.
+    struct FailingReader {
+        good: usize,
+    }
+
+    impl Read for FailingReader {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            if self.good == 0 {
+                return Err(io::Error::other("input/output error"));
+            }
+            let n = buf.len().min(self.good);
+            buf[..n].fill(0x5a);
+            self.good -= n;
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn input_failing_midway_leaves_no_output_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("out.bin");
+        let cipher = Cipher::new(CipherKind::Aes128, &[7; 16]).unwrap();
+        for mode in [Mode::Ctr, Mode::Cbc] {
+            let crypter = ModeParams::new(mode)
+                .crypter(&cipher, Direction::Encrypt, &[1; 16])
+                .unwrap();
+            let mut out = Output::open(Some(&target)).unwrap();
+            // Three full chunks go out to the temporary before the read fails.
+            let mut input = FailingReader {
+                good: 3 * CHUNK + 100,
+            };
+            let err = stream(
+                crypter,
+                &mut input,
+                "'in.bin'",
+                &mut out,
+                Progress::new(None, "enc", true),
+            )
+            .unwrap_err();
+            assert_eq!(
+                format!("{:#}", err),
+                "cannot read 'in.bin': input/output error"
+            );
+            drop(out);
+            let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+            assert!(left.is_empty(), "{mode}: files left behind: {left:?}");
+        }
+    }
 }

@@ -15,6 +15,7 @@ mod output;
 mod plot;
 mod progress;
 mod seal;
+mod signals;
 mod sim;
 
 #[derive(Parser)]
@@ -55,6 +56,7 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    signals::install();
     let result = match cli.command {
         Command::Enc(args) => crypt::run(args, bitweave::Direction::Encrypt, cli.quiet),
         Command::Dec(args) => crypt::run(args, bitweave::Direction::Decrypt, cli.quiet),

@@ -9,7 +9,7 @@
 //! leaves the authentic bytes already written (one `error:` line still says so).
 
 use std::fs::{self, File};
-use std::io::{self, Read, Write};
+use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
 use anyhow::{anyhow, bail, Context, Result};
@@ -177,24 +177,6 @@ fn secret(args: &SecretArgs, confirm: bool) -> Result<Secret> {
     }
 }
 
-/// `Write` over the atomic [`Output`], so the library can stream into it.
-struct Sink<'a>(&'a mut Output);
-
-impl Write for Sink<'_> {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        match self.0 {
-            Output::Stdout(s) => s.write(buf),
-            Output::File { tmp, .. } => tmp.write(buf),
-        }
-    }
-    fn flush(&mut self) -> io::Result<()> {
-        match self.0 {
-            Output::Stdout(s) => s.flush(),
-            Output::File { tmp, .. } => tmp.flush(),
-        }
-    }
-}
-
 /// The input (counted by a progress bar sized to the file, when there is one).
 fn input(path: Option<&Path>, label: &str, quiet: bool) -> Result<Box<dyn Read>> {
     Ok(match path {
@@ -239,7 +221,7 @@ pub fn run_seal(args: SealArgs, quiet: bool) -> Result<()> {
     let secret = secret(&args.secret, true)?;
     let reader = input(args.input.as_deref(), "seal", quiet)?;
     let mut out = Output::open(args.output.as_deref())?;
-    seal::seal(reader, Sink(&mut out), &secret, &opts)
+    seal::seal(reader, out.as_writer(), &secret, &opts)
         .map_err(|e| describe(e, args.input.as_deref(), args.output.as_deref()))?;
     out.commit()
 }
@@ -251,7 +233,7 @@ pub fn run_open(args: OpenArgs, quiet: bool) -> Result<()> {
     let opts = OpenOptions {
         threads: args.threads,
     };
-    seal::open(reader, Sink(&mut out), &secret, &opts)
+    seal::open(reader, out.as_writer(), &secret, &opts)
         .map_err(|e| describe(e, args.input.as_deref(), args.output.as_deref()))?;
     out.commit()
 }
@@ -276,5 +258,44 @@ mod tests {
         assert_eq!(first_line(b"pw\r\n"), b"pw");
         assert_eq!(first_line(b"pw"), b"pw");
         assert_eq!(first_line(b"\nx"), b"");
+    }
+
+    /// Gives `good` bytes, then fails as a dying disk or a dropped network mount would.
+    struct FailingReader {
+        good: usize,
+    }
+
+    impl Read for FailingReader {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            if self.good == 0 {
+                return Err(io::Error::other("input/output error"));
+            }
+            let n = buf.len().min(self.good);
+            buf[..n].fill(0x5a);
+            self.good -= n;
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn input_failing_midway_leaves_no_sealed_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("out.sealed");
+        let mut out = Output::open(Some(&target)).unwrap();
+        let opts = SealOptions {
+            suite: SealSuite::Aes256CtrHmacSha256,
+            chunk_log2: 16,
+            argon2: Argon2Params::default(),
+            threads: 1,
+        };
+        // Many chunks are sealed and written before the read fails.
+        let reader = FailingReader { good: 5 << 20 };
+        let err = seal::seal(reader, out.as_writer(), &Secret::key([9; 32]), &opts)
+            .map_err(|e| describe(e, Some(Path::new("in.bin")), Some(&target)))
+            .unwrap_err();
+        assert_eq!(err.to_string(), "cannot read 'in.bin': input/output error");
+        drop(out);
+        let left: Vec<_> = fs::read_dir(dir.path()).unwrap().collect();
+        assert!(left.is_empty(), "files left behind: {left:?}");
     }
 }
