@@ -49,6 +49,17 @@ pub trait BlockCipher: Send + Sync {
         chains_by_rows(self, feedback, state, data)
     }
 
+    /// [`encrypt_chains`](Self::encrypt_chains) over a group of the chains, whose blocks in
+    /// row r are `rows[r]` (each as long as `state`, their feedback blocks): the rows need
+    /// not be contiguous, so the multi-core engine can give each thread a contiguous group
+    /// of columns of the same rows without gathering them. The default runs each row
+    /// segment as one batch.
+    fn encrypt_chain_rows(&self, feedback: Feedback, state: &mut [u8], rows: &mut [&mut [u8]]) {
+        for r in rows.iter_mut() {
+            chains_by_rows(self, feedback, state, r);
+        }
+    }
+
     /// XORs a counter-mode keystream into `data`: block i gets E(counter + i), the whole
     /// block being one big-endian integer that wraps; a final partial block takes the
     /// leading bytes of its keystream block. Advances `counter` past every block touched.
@@ -347,6 +358,9 @@ impl BlockCipher for Cipher {
     }
     fn encrypt_chains(&self, feedback: Feedback, state: &mut [u8], data: &mut [u8]) {
         self.backend.encrypt_chains(feedback, state, data)
+    }
+    fn encrypt_chain_rows(&self, feedback: Feedback, state: &mut [u8], rows: &mut [&mut [u8]]) {
+        self.backend.encrypt_chain_rows(feedback, state, rows)
     }
     fn ctr_keystream_xor(&self, counter: &mut [u8], data: &mut [u8]) {
         self.backend.ctr_keystream_xor(counter, data)

@@ -47,8 +47,8 @@ impl Chain {
     }
 
     /// CBC encryption: C_i = E(P_i ⊕ C_{i-N}).
-    pub(crate) fn cbc_encrypt(&mut self, c: &dyn BlockCipher, data: &mut [u8]) {
-        self.serial(c, Feedback::Cbc, data);
+    pub(crate) fn cbc_encrypt(&mut self, c: &dyn BlockCipher, data: &mut [u8], parts: usize) {
+        self.serial(c, Feedback::Cbc, data, parts);
     }
 
     /// CBC decryption: P_i = D(C_i) ⊕ C_{i-N}; every block is independent.
@@ -57,8 +57,8 @@ impl Chain {
     }
 
     /// Full-block CFB encryption: C_i = P_i ⊕ E(C_{i-N}).
-    pub(crate) fn cfb_encrypt(&mut self, c: &dyn BlockCipher, data: &mut [u8]) {
-        self.serial(c, Feedback::Cfb, data);
+    pub(crate) fn cfb_encrypt(&mut self, c: &dyn BlockCipher, data: &mut [u8], parts: usize) {
+        self.serial(c, Feedback::Cfb, data, parts);
     }
 
     /// Full-block CFB decryption: P_i = C_i ⊕ E(C_{i-N}), parallel like CBC decryption.
@@ -67,22 +67,24 @@ impl Chain {
     }
 
     /// OFB (both directions): O_i = E(O_{i-N}), C_i = P_i ⊕ O_i.
-    pub(crate) fn ofb(&mut self, c: &dyn BlockCipher, data: &mut [u8]) {
-        self.serial(c, Feedback::Ofb, data);
+    pub(crate) fn ofb(&mut self, c: &dyn BlockCipher, data: &mut [u8], parts: usize) {
+        self.serial(c, Feedback::Ofb, data, parts);
     }
 
     /// Runs the serial recurrence `fb` (CBC/CFB encryption, OFB) over whole rows through
     /// the backend's chain primitive, then a final short row (fewer than N blocks, the last
     /// one possibly partial) zero-filled to whole blocks on the running streams' prefix.
-    fn serial(&mut self, c: &dyn BlockCipher, fb: Feedback, data: &mut [u8]) {
+    /// With `parts` > 1 the streams are cut into that many contiguous groups of columns
+    /// (whole batches of the backend), each run down every row on its own thread.
+    fn serial(&mut self, c: &dyn BlockCipher, fb: Feedback, data: &mut [u8], parts: usize) {
         let row_len = self.row.len();
         let bs = c.block_size();
         let whole = data.len() / row_len * row_len;
         let (body, tail) = data.split_at_mut(whole);
-        // One thread: splitting the streams into groups on several cores (gathering each
-        // group's columns) measured slower than one core on this machine, because the
-        // gather and scatter cost more memory traffic than the cipher work they share.
-        if !body.is_empty() {
+        let group = parallel::chunk_len(row_len, c.width() * bs, parts);
+        if !body.is_empty() && group < row_len {
+            Self::serial_groups(c, fb, &mut self.row, body, group);
+        } else if !body.is_empty() {
             c.encrypt_chains(fb, &mut self.row, body);
         }
         if !tail.is_empty() {
@@ -93,6 +95,30 @@ impl Chain {
             c.encrypt_chains(fb, &mut self.row[..used], &mut self.scratch);
             tail.copy_from_slice(&self.scratch[..tail.len()]);
         }
+    }
+
+    /// Whole rows of `body`, the chains cut into groups of `group` bytes of each row: group
+    /// g is columns g·group.. of every row, handed to the backend as row segments (no
+    /// gathering: each thread reads and writes its own columns in place).
+    fn serial_groups(
+        c: &dyn BlockCipher,
+        fb: Feedback,
+        state: &mut [u8],
+        body: &mut [u8],
+        group: usize,
+    ) {
+        let row_len = state.len();
+        let rows = body.len() / row_len;
+        let mut work: Vec<(&mut [u8], Vec<&mut [u8]>)> = state
+            .chunks_mut(group)
+            .map(|st| (st, Vec::with_capacity(rows)))
+            .collect();
+        for row in body.chunks_exact_mut(row_len) {
+            for ((_, rows), seg) in work.iter_mut().zip(row.chunks_mut(group)) {
+                rows.push(seg);
+            }
+        }
+        parallel::for_each_mut(&mut work, |(st, rows)| c.encrypt_chain_rows(fb, st, rows));
     }
 
     /// CBC or CFB decryption over `parts` threads: each chunk (whole rows) starts from the

@@ -176,10 +176,10 @@ impl Crypter {
                 }
             }),
             (Core::Chain(ch), Mode::Cbc) if dec => ch.cbc_decrypt(c, data, parts),
-            (Core::Chain(ch), Mode::Cbc) => ch.cbc_encrypt(c, data),
+            (Core::Chain(ch), Mode::Cbc) => ch.cbc_encrypt(c, data, parts),
             (Core::Chain(ch), Mode::Cfb) if dec => ch.cfb_decrypt(c, data, parts),
-            (Core::Chain(ch), Mode::Cfb) => ch.cfb_encrypt(c, data),
-            (Core::Chain(ch), _) => ch.ofb(c, data),
+            (Core::Chain(ch), Mode::Cfb) => ch.cfb_encrypt(c, data, parts),
+            (Core::Chain(ch), _) => ch.ofb(c, data, parts),
             (Core::Ctr(ctr), _) => ctr.apply(c, data, parts),
             (Core::Bits(regs), Mode::Cfb8) => regs.cfb8(c, data, dec),
             (Core::Bits(regs), _) => regs.cfb1(c, data, dec),

@@ -129,9 +129,9 @@ fn block_streams(c: &Cipher, mode: Mode, jobs: &mut [Job]) {
             row.resize(row.len() + bs - m.len(), 0);
         }
         match mode {
-            Mode::Cbc => chain.cbc_encrypt(c, &mut row),
-            Mode::Cfb => chain.cfb_encrypt(c, &mut row),
-            _ => chain.ofb(c, &mut row),
+            Mode::Cbc => chain.cbc_encrypt(c, &mut row, 1),
+            Mode::Cfb => chain.cfb_encrypt(c, &mut row, 1),
+            _ => chain.ofb(c, &mut row, 1),
         }
         for (t, job) in jobs[..running].iter_mut().enumerate() {
             let end = job.buf.len().min((j + 1) * bs);

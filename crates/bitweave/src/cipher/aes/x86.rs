@@ -355,48 +355,48 @@ macro_rules! chains_fn {
             rounds: usize,
             fb: Feedback,
             state: &mut [u8],
-            data: &mut [u8],
+            rows: &mut [&mut [u8]],
         ) -> bool {
             const REG: usize = 16 * $lanes;
             let row_len = state.len();
             if !row_len.is_multiple_of(REG) {
                 return false;
             }
+            assert!(rows.iter().all(|r| r.len() == row_len), "whole rows only");
             let k: [$vec; 15] = load_keys_128(keys, rounds).map($bcast);
-            let rows = data.len() / row_len;
             let regs = row_len / REG;
             let mut g = 0;
             while g < regs {
                 let r = (regs - g).min(8);
                 let st = state.as_mut_ptr().add(g * REG);
-                let d = data.as_mut_ptr().add(g * REG);
+                let off = g * REG;
                 match r {
-                    8 => group::<8>(&k, rounds, fb, st, d, rows, row_len),
-                    7 => group::<7>(&k, rounds, fb, st, d, rows, row_len),
-                    6 => group::<6>(&k, rounds, fb, st, d, rows, row_len),
-                    5 => group::<5>(&k, rounds, fb, st, d, rows, row_len),
-                    4 => group::<4>(&k, rounds, fb, st, d, rows, row_len),
-                    3 => group::<3>(&k, rounds, fb, st, d, rows, row_len),
-                    2 => group::<2>(&k, rounds, fb, st, d, rows, row_len),
-                    _ => group::<1>(&k, rounds, fb, st, d, rows, row_len),
+                    8 => group::<8>(&k, rounds, fb, st, rows, off),
+                    7 => group::<7>(&k, rounds, fb, st, rows, off),
+                    6 => group::<6>(&k, rounds, fb, st, rows, off),
+                    5 => group::<5>(&k, rounds, fb, st, rows, off),
+                    4 => group::<4>(&k, rounds, fb, st, rows, off),
+                    3 => group::<3>(&k, rounds, fb, st, rows, off),
+                    2 => group::<2>(&k, rounds, fb, st, rows, off),
+                    _ => group::<1>(&k, rounds, fb, st, rows, off),
                 }
                 g += r;
             }
             return true;
 
+            /// `R` registers of chains starting `off` bytes into each row.
             #[target_feature(enable = $features)]
             unsafe fn group<const R: usize>(
                 k: &[$vec; 15],
                 rounds: usize,
                 fb: Feedback,
                 st: *mut u8,
-                d: *mut u8,
-                rows: usize,
-                row_len: usize,
+                rows: &mut [&mut [u8]],
+                off: usize,
             ) {
                 let mut s: [$vec; R] = core::array::from_fn(|i| $load(st.add(i * REG).cast()));
-                for row in 0..rows {
-                    let p = d.add(row * row_len);
+                for row in rows.iter_mut() {
+                    let p = row.as_mut_ptr().add(off);
                     let pin: [$vec; R] = core::array::from_fn(|i| $load(p.add(i * REG).cast()));
                     let mut x: [$vec; R] = core::array::from_fn(|i| match fb {
                         Feedback::Cbc => $xor($xor(s[i], pin[i]), k[0]),
@@ -585,28 +585,32 @@ impl BlockCipher for AesX86 {
             !state.is_empty() && data.len().is_multiple_of(state.len()),
             "whole rows only"
         );
+        if state.len() == 16 {
+            // SAFETY: an AesX86 exists only where AES-NI was detected.
+            unsafe { single_chain(&self.enc, self.rounds, feedback, state, data) };
+            return;
+        }
+        let mut rows: Vec<&mut [u8]> = data.chunks_exact_mut(state.len()).collect();
+        self.encrypt_chain_rows(feedback, state, &mut rows);
+    }
+
+    fn encrypt_chain_rows(&self, feedback: Feedback, state: &mut [u8], rows: &mut [&mut [u8]]) {
         let (keys, rounds) = (&self.enc, self.rounds);
-        // SAFETY: an AesX86 exists only for a level `Level::available()` confirmed, and
-        // each arm runs only that level's (or a lower level's) instructions.
         // Register-resident groups at the widest level whose lanes divide N; AES-NI
         // (one block per register) takes any N.
         // SAFETY: an AesX86 exists only for a level `Level::available()` confirmed, and
         // each call runs that level's instructions or a lower level's.
         unsafe {
             let done = match self.level {
-                _ if state.len() == 16 => {
-                    single_chain(keys, rounds, feedback, state, data);
-                    true
-                }
                 Level::AesNi => false,
-                Level::Vaes256 => chains_vaes256(keys, rounds, feedback, state, data),
+                Level::Vaes256 => chains_vaes256(keys, rounds, feedback, state, rows),
                 Level::Vaes512 => {
-                    chains_vaes512(keys, rounds, feedback, state, data)
-                        || chains_vaes256(keys, rounds, feedback, state, data)
+                    chains_vaes512(keys, rounds, feedback, state, rows)
+                        || chains_vaes256(keys, rounds, feedback, state, rows)
                 }
             };
             if !done {
-                chains_aesni(keys, rounds, feedback, state, data);
+                chains_aesni(keys, rounds, feedback, state, rows);
             }
         }
     }
