@@ -76,6 +76,10 @@ impl ShiftRegisters {
 
     /// Runs CFB8 over one stream's bytes (K = 1).
     pub(crate) fn cfb8(&mut self, c: &dyn BlockCipher, data: &mut [u8], decrypt: bool) {
+        if decrypt {
+            self.decrypt_batched(c, data, 8);
+            return;
+        }
         for i in 0..data.len() {
             self.cfb8_step(c, &mut data[i..i + 1], decrypt);
         }
@@ -83,11 +87,77 @@ impl ShiftRegisters {
 
     /// Runs CFB1 over one stream's bytes (K = 1), most significant bit first.
     pub(crate) fn cfb1(&mut self, c: &dyn BlockCipher, data: &mut [u8], decrypt: bool) {
+        if decrypt {
+            self.decrypt_batched(c, data, 1);
+            return;
+        }
         for i in 0..data.len() {
             for bit in (0..8).rev() {
                 self.cfb1_step(c, &mut data[i..i + 1], bit, decrypt);
             }
         }
+    }
+}
+
+impl ShiftRegisters {
+    /// CFB8 or CFB1 decryption of one stream (K = 1), `seg` bits per segment, in batches.
+    ///
+    /// Decryption is parallel although encryption is not: the register before each
+    /// segment is the `8·bs` ciphertext bits that precede it (the IV's at first), all
+    /// known, so a batch of segments needs one batch of independent cipher calls, like CBC
+    /// decryption. The register for the segment starting at bit p of `window` = register ‖
+    /// ciphertext is window bits p..p+8·bs.
+    fn decrypt_batched(&mut self, c: &dyn BlockCipher, data: &mut [u8], seg: usize) {
+        let bs = self.bs;
+        let per_byte = 8 / seg;
+        let batch = (DECRYPT_BATCH_BLOCKS / per_byte).max(1);
+        let mut window = Vec::with_capacity(bs + batch);
+        for chunk in data.chunks_mut(batch) {
+            window.clear();
+            window.extend_from_slice(&self.regs[..bs]);
+            window.extend_from_slice(chunk);
+            self.keystream.clear();
+            self.keystream.resize(chunk.len() * per_byte * bs, 0);
+            for (p, block) in self.keystream.chunks_exact_mut(bs).enumerate() {
+                register_at_bit(&window, p * seg, block);
+            }
+            c.encrypt_blocks(&mut self.keystream);
+            for (i, byte) in chunk.iter_mut().enumerate() {
+                let ks = &self.keystream[i * per_byte * bs..];
+                *byte ^= if seg == 8 {
+                    ks[0]
+                } else {
+                    // Bit m (0 = most significant) of the byte from the top bit of block m.
+                    (0..8).fold(0u8, |acc, m| acc | ((ks[m * bs] >> 7) << (7 - m)))
+                };
+            }
+            let n = chunk.len();
+            self.regs[..bs].copy_from_slice(&window[n..n + bs]);
+        }
+        zeroize::Zeroize::zeroize(&mut window);
+    }
+}
+
+/// Segments of CFB8/CFB1 decryption per cipher call (blocks of keystream input).
+const DECRYPT_BATCH_BLOCKS: usize = 1024;
+
+/// Writes bits `bit..bit + 8·out.len()` of `window` (big-endian bit order) into `out`.
+fn register_at_bit(window: &[u8], bit: usize, out: &mut [u8]) {
+    let (q, r) = (bit / 8, (bit % 8) as u32);
+    let n = out.len();
+    if r == 0 {
+        out.copy_from_slice(&window[q..q + n]);
+        return;
+    }
+    // One wide shift: the register's bytes as a big-endian integer, topped up from the
+    // byte after them.
+    let next = window[q + n] >> (8 - r);
+    if n == 16 {
+        let x = u128::from_be_bytes(window[q..q + 16].try_into().unwrap());
+        out.copy_from_slice(&((x << r) | next as u128).to_be_bytes());
+    } else {
+        let x = u64::from_be_bytes(window[q..q + 8].try_into().unwrap());
+        out.copy_from_slice(&((x << r) | next as u64).to_be_bytes());
     }
 }
 

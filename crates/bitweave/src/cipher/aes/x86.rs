@@ -134,8 +134,13 @@ impl AesX86 {
     fn crypt(&self, blocks: &mut [u8], decrypt: bool) {
         assert!(blocks.len().is_multiple_of(16), "whole blocks only");
         let keys = if decrypt { &self.dec } else { &self.enc };
-        // SAFETY: an AesX86 exists only for a level `Level::available()` confirmed.
+        // SAFETY: an AesX86 exists only for a level `Level::available()` confirmed (every
+        // level has AES-NI).
         unsafe {
+            if blocks.len() == 16 {
+                // One block (a serial CFB8/CFB1 step): no wide round keys to build.
+                return one_block_aesni(keys, self.rounds, blocks, decrypt);
+            }
             match (self.level, decrypt) {
                 (Level::AesNi, false) => crypt_aesni::<false>(keys, self.rounds, blocks),
                 (Level::AesNi, true) => crypt_aesni::<true>(keys, self.rounds, blocks),
@@ -183,6 +188,19 @@ fn block_aesni<const DEC: bool>(k: &[__m128i; 15], rounds: usize, mut s: __m128i
     } else {
         _mm_aesenclast_si128(s, k[rounds])
     }
+}
+
+/// One block in place through AES-NI.
+#[target_feature(enable = "aes,sse2")]
+unsafe fn one_block_aesni(keys: &RoundKeys, rounds: usize, block: &mut [u8], decrypt: bool) {
+    let k = load_keys_128(keys, rounds);
+    let x = _mm_loadu_si128(block.as_ptr().cast());
+    let y = if decrypt {
+        block_aesni::<true>(&k, rounds, x)
+    } else {
+        block_aesni::<false>(&k, rounds, x)
+    };
+    _mm_storeu_si128(block.as_mut_ptr().cast(), y);
 }
 
 /// Defines a batch function: groups of eight registers of `$lanes` blocks each, then one
