@@ -49,6 +49,22 @@ pub trait BlockCipher: Send + Sync {
         chains_by_rows(self, feedback, state, data)
     }
 
+    /// CFB8 encryption of one stream, in place: each byte of `data` is XORed with the first
+    /// byte of E(`reg`), and the ciphertext byte is shifted into `reg` (one block). Serial
+    /// by nature; the default makes one [`encrypt_blocks`](Self::encrypt_blocks) call per
+    /// byte, a backend may keep `reg` in a register for the whole run.
+    fn cfb8_encrypt(&self, reg: &mut [u8], data: &mut [u8]) {
+        let mut ks = reg.to_vec();
+        for b in data.iter_mut() {
+            ks.copy_from_slice(reg);
+            self.encrypt_blocks(&mut ks);
+            *b ^= ks[0];
+            reg.copy_within(1.., 0);
+            *reg.last_mut().expect("a block") = *b;
+        }
+        wipe(&mut ks);
+    }
+
     /// [`encrypt_chains`](Self::encrypt_chains) over a group of the chains, whose blocks in
     /// row r are `rows[r]` (each as long as `state`, their feedback blocks): the rows need
     /// not be contiguous, so the multi-core engine can give each thread a contiguous group
@@ -361,6 +377,9 @@ impl BlockCipher for Cipher {
     }
     fn encrypt_chain_rows(&self, feedback: Feedback, state: &mut [u8], rows: &mut [&mut [u8]]) {
         self.backend.encrypt_chain_rows(feedback, state, rows)
+    }
+    fn cfb8_encrypt(&self, reg: &mut [u8], data: &mut [u8]) {
+        self.backend.cfb8_encrypt(reg, data)
     }
     fn ctr_keystream_xor(&self, counter: &mut [u8], data: &mut [u8]) {
         self.backend.ctr_keystream_xor(counter, data)

@@ -78,10 +78,8 @@ impl ShiftRegisters {
     pub(crate) fn cfb8(&mut self, c: &dyn BlockCipher, data: &mut [u8], decrypt: bool) {
         if decrypt {
             self.decrypt_batched(c, data, 8);
-            return;
-        }
-        for i in 0..data.len() {
-            self.cfb8_step(c, &mut data[i..i + 1], decrypt);
+        } else {
+            c.cfb8_encrypt(&mut self.regs[..self.bs], data);
         }
     }
 

@@ -203,6 +203,24 @@ unsafe fn one_block_aesni(keys: &RoundKeys, rounds: usize, block: &mut [u8], dec
     _mm_storeu_si128(block.as_mut_ptr().cast(), y);
 }
 
+/// CFB8 encryption with the shift register in an XMM register: per byte one AES-NI block
+/// (the latency chain), one XOR, and a byte shift that brings the ciphertext byte in.
+#[target_feature(enable = "aes,sse2")]
+unsafe fn cfb8_encrypt_aesni(keys: &RoundKeys, rounds: usize, reg: &mut [u8], data: &mut [u8]) {
+    let k = load_keys_128(keys, rounds);
+    let mut r = _mm_loadu_si128(reg.as_ptr().cast());
+    for b in data.iter_mut() {
+        let ks = block_aesni::<false>(&k, rounds, r);
+        let c = *b ^ (_mm_cvtsi128_si32(ks) as u8);
+        *b = c;
+        r = _mm_or_si128(
+            _mm_srli_si128(r, 1),
+            _mm_slli_si128(_mm_cvtsi32_si128(c as i32), 15),
+        );
+    }
+    _mm_storeu_si128(reg.as_mut_ptr().cast(), r);
+}
+
 /// Defines a batch function: groups of eight registers of `$lanes` blocks each, then one
 /// register at a time, then single blocks on AES-NI.
 macro_rules! batch_fn {
@@ -610,6 +628,12 @@ impl BlockCipher for AesX86 {
         }
         let mut rows: Vec<&mut [u8]> = data.chunks_exact_mut(state.len()).collect();
         self.encrypt_chain_rows(feedback, state, &mut rows);
+    }
+
+    fn cfb8_encrypt(&self, reg: &mut [u8], data: &mut [u8]) {
+        assert_eq!(reg.len(), 16, "one block");
+        // SAFETY: an AesX86 exists only where AES-NI was detected.
+        unsafe { cfb8_encrypt_aesni(&self.enc, self.rounds, reg, data) }
     }
 
     fn encrypt_chain_rows(&self, feedback: Feedback, state: &mut [u8], rows: &mut [&mut [u8]]) {
