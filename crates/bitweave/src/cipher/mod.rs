@@ -180,13 +180,29 @@ pub fn chains_by_rows<C: BlockCipher + ?Sized>(
 ) {
     let row = state.len();
     assert!(row > 0 && data.len().is_multiple_of(row), "whole rows only");
+    if feedback == Feedback::Cbc {
+        // Each row XORs the ciphertext row before it in place; the state is copied once.
+        for i in 0..data.len() / row {
+            let (done, rest) = data.split_at_mut(i * row);
+            let r = &mut rest[..row];
+            xor(
+                r,
+                if i == 0 {
+                    state
+                } else {
+                    &done[done.len() - row..]
+                },
+            );
+            c.encrypt_blocks(r);
+        }
+        if data.len() >= row {
+            state.copy_from_slice(&data[data.len() - row..]);
+        }
+        return;
+    }
     for r in data.chunks_exact_mut(row) {
         match feedback {
-            Feedback::Cbc => {
-                xor(r, state);
-                c.encrypt_blocks(r);
-                state.copy_from_slice(r);
-            }
+            Feedback::Cbc => unreachable!("handled above"),
             Feedback::Cfb => {
                 c.encrypt_blocks(state);
                 xor(r, state);
@@ -220,6 +236,9 @@ pub(crate) fn wipe(buf: &mut [u8]) {
 
 /// `dst ^= src` over the length of `dst` (`src` at least as long).
 pub(crate) fn xor(dst: &mut [u8], src: &[u8]) {
+    #[cfg(target_arch = "x86_64")]
+    crate::slice::x86::xor_bytes(dst, src);
+    #[cfg(not(target_arch = "x86_64"))]
     dst.iter_mut().zip(src).for_each(|(d, s)| *d ^= s);
 }
 
