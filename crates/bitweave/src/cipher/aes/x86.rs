@@ -203,6 +203,9 @@ unsafe fn one_block_aesni(keys: &RoundKeys, rounds: usize, block: &mut [u8], dec
     _mm_storeu_si128(block.as_mut_ptr().cast(), y);
 }
 
+/// Bytes of rows per pass of the interleaved-chain groups (a slab that stays in L2).
+const CHAIN_SLAB_BYTES: usize = 256 * 1024;
+
 /// CFB8 encryption with the shift register in an XMM register: per byte one AES-NI block
 /// (the latency chain), one XOR, and a byte shift that brings the ciphertext byte in.
 #[target_feature(enable = "aes,sse2")]
@@ -638,21 +641,27 @@ impl BlockCipher for AesX86 {
 
     fn encrypt_chain_rows(&self, feedback: Feedback, state: &mut [u8], rows: &mut [&mut [u8]]) {
         let (keys, rounds) = (&self.enc, self.rounds);
-        // Register-resident groups at the widest level whose lanes divide N; AES-NI
-        // (one block per register) takes any N.
-        // SAFETY: an AesX86 exists only for a level `Level::available()` confirmed, and
-        // each call runs that level's instructions or a lower level's.
-        unsafe {
-            let done = match self.level {
-                Level::AesNi => false,
-                Level::Vaes256 => chains_vaes256(keys, rounds, feedback, state, rows),
-                Level::Vaes512 => {
-                    chains_vaes512(keys, rounds, feedback, state, rows)
-                        || chains_vaes256(keys, rounds, feedback, state, rows)
+        // A register group walks down the rows with a stride of a row; on inputs larger
+        // than the caches that stride defeats the prefetchers and the TLB, so the rows go
+        // in slabs that stay in L2 while every group passes over them.
+        let slab = (CHAIN_SLAB_BYTES / state.len().max(1)).max(1);
+        for rows in rows.chunks_mut(slab) {
+            // Register-resident groups at the widest level whose lanes divide N; AES-NI
+            // (one block per register) takes any N.
+            // SAFETY: an AesX86 exists only for a level `Level::available()` confirmed, and
+            // each call runs that level's instructions or a lower level's.
+            unsafe {
+                let done = match self.level {
+                    Level::AesNi => false,
+                    Level::Vaes256 => chains_vaes256(keys, rounds, feedback, state, rows),
+                    Level::Vaes512 => {
+                        chains_vaes512(keys, rounds, feedback, state, rows)
+                            || chains_vaes256(keys, rounds, feedback, state, rows)
+                    }
+                };
+                if !done {
+                    chains_aesni(keys, rounds, feedback, state, rows);
                 }
-            };
-            if !done {
-                chains_aesni(keys, rounds, feedback, state, rows);
             }
         }
     }
