@@ -11,10 +11,13 @@ pub fn pad(len: usize, block: usize) -> Vec<u8> {
     vec![n as u8; n]
 }
 
-/// The number of padding bytes at the end of `last_block`, or [`Error::BadPadding`].
+/// The number of padding bytes at the end of `last_block`, or [`Error::BadPadding`]
+/// (also for an empty slice, which holds no padding).
 pub fn unpad_len(last_block: &[u8]) -> Result<usize> {
     let block = last_block.len();
-    let n = last_block[block - 1];
+    let Some(&n) = last_block.last() else {
+        return Err(Error::BadPadding);
+    };
     // bad = n == 0 || n > block, computed without branching on n.
     let mut bad = ((n as u32).wrapping_sub(1) >> 31) as u8; // n == 0
     bad |= ((block as u32).wrapping_sub(n as u32) >> 31) as u8; // n > block
