@@ -1,6 +1,7 @@
 //! Every cipher × mode (with interleave factors and padding on or off) decrypting and
-//! encrypting arbitrary bytes: never a panic; the one-shot run and a chunked `Crypter` run
-//! (fuzzer-chosen update sizes) give the same result, error or bytes; what decrypts
+//! encrypting arbitrary bytes: never a panic; the one-shot run, a chunked `Crypter` run
+//! (fuzzer-chosen update sizes) and the same pieces through `update_in_place` where the
+//! `Crypter` accepts them give the same result, error or bytes; what decrypts
 //! re-encrypts to the same bytes and what encrypts decrypts back; and the constant-time
 //! PKCS#7 check agrees with the obvious one on arbitrary blocks.
 //!
@@ -13,7 +14,8 @@
 use bitweave::mode::padding;
 use bitweave::{Cipher, Direction, Error, Mode, ModeParams};
 use bitweave_fuzz::{
-    cipher_kind, fast_backends, mode, pieces, reference_unpad_len, run_chunked, Reader,
+    cipher_kind, fast_backends, mode, pieces, reference_unpad_len, run_chunked, run_in_place,
+    Reader,
 };
 use libfuzzer_sys::fuzz_target;
 
@@ -65,7 +67,17 @@ fuzz_target!(|data: &[u8]| {
         dec, dec_chunked,
         "{kind}-{mode} x{n} pad={padding} {backend}: one-shot and chunked decryption differ"
     );
+    assert_eq!(
+        dec,
+        run_in_place(&params, &cipher, Direction::Decrypt, &iv, &split),
+        "{kind}-{mode} x{n} pad={padding} {backend}: in-place and one-shot decryption differ"
+    );
     let enc = params.encrypt_all(&cipher, &iv, input);
+    assert_eq!(
+        enc,
+        run_in_place(&params, &cipher, Direction::Encrypt, &iv, &split),
+        "{kind}-{mode} x{n} pad={padding} {backend}: in-place and one-shot encryption differ"
+    );
     let enc_chunked = run_chunked(&params, &cipher, Direction::Encrypt, &iv, &split);
     assert_eq!(
         enc, enc_chunked,

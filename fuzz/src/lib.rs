@@ -120,6 +120,30 @@ pub fn run_chunked(
     Ok(out)
 }
 
+/// As [`run_chunked`], but each piece goes through `update_in_place` where the `Crypter`
+/// accepts it (whole units, nothing pending or held back) and through `update` where it
+/// refuses: any mix of the two must give the one-shot bytes.
+pub fn run_in_place(
+    params: &ModeParams,
+    cipher: &Cipher,
+    dir: Direction,
+    iv: &[u8],
+    pieces: &[&[u8]],
+) -> Result<Vec<u8>, Error> {
+    let mut c = params.crypter(cipher, dir, iv)?;
+    let mut out = Vec::new();
+    for p in pieces {
+        let mut buf = p.to_vec();
+        match c.update_in_place(&mut buf) {
+            Ok(()) => out.extend_from_slice(&buf),
+            Err(Error::InPlaceUnavailable { .. }) => c.update(p, &mut out),
+            Err(e) => panic!("update_in_place failed with {e}"),
+        }
+    }
+    c.finish(&mut out)?;
+    Ok(out)
+}
+
 /// PKCS#7 unpadding written the obvious way, to hold the constant-time one to: the pad
 /// length of `block`, or `None` when the padding is invalid (or the block empty).
 pub fn reference_unpad_len(block: &[u8]) -> Option<usize> {
