@@ -14,8 +14,7 @@
 use bitweave::mode::padding;
 use bitweave::{Cipher, Direction, Error, Mode, ModeParams};
 use bitweave_fuzz::{
-    cipher_kind, fast_backends, mode, pieces, reference_unpad_len, run_chunked, run_in_place,
-    Reader,
+    cipher_kind, fast_backends, mode, pieces, reference_unpad_len, run_pieces, Reader,
 };
 use libfuzzer_sys::fuzz_target;
 
@@ -62,23 +61,23 @@ fuzz_target!(|data: &[u8]| {
     let valid = params.validate();
 
     let dec = params.decrypt_all(&cipher, &iv, input);
-    let dec_chunked = run_chunked(&params, &cipher, Direction::Decrypt, &iv, &split);
+    let dec_chunked = run_pieces(&params, &cipher, Direction::Decrypt, &iv, &split, false);
     assert_eq!(
         dec, dec_chunked,
         "{kind}-{mode} x{n} pad={padding} {backend}: one-shot and chunked decryption differ"
     );
     assert_eq!(
         dec,
-        run_in_place(&params, &cipher, Direction::Decrypt, &iv, &split),
+        run_pieces(&params, &cipher, Direction::Decrypt, &iv, &split, true),
         "{kind}-{mode} x{n} pad={padding} {backend}: in-place and one-shot decryption differ"
     );
     let enc = params.encrypt_all(&cipher, &iv, input);
     assert_eq!(
         enc,
-        run_in_place(&params, &cipher, Direction::Encrypt, &iv, &split),
+        run_pieces(&params, &cipher, Direction::Encrypt, &iv, &split, true),
         "{kind}-{mode} x{n} pad={padding} {backend}: in-place and one-shot encryption differ"
     );
-    let enc_chunked = run_chunked(&params, &cipher, Direction::Encrypt, &iv, &split);
+    let enc_chunked = run_pieces(&params, &cipher, Direction::Encrypt, &iv, &split, false);
     assert_eq!(
         enc, enc_chunked,
         "{kind}-{mode} x{n} pad={padding} {backend}: one-shot and chunked encryption differ"

@@ -102,37 +102,25 @@ pub fn pieces<'d>(data: &'d [u8], sizes: &[u16]) -> Vec<&'d [u8]> {
     out
 }
 
-/// Runs `params` through [`Crypter`](bitweave::Crypter) `update` calls on the given
-/// pieces, then `finish`.
-pub fn run_chunked(
+/// Runs `params` through [`Crypter`](bitweave::Crypter) on the given pieces, then
+/// `finish`: every piece through `update`, or with `in_place` through `update_in_place`
+/// where the `Crypter` accepts it (whole units, nothing pending or held back) and `update`
+/// where it refuses. Any of these must give the one-shot bytes.
+pub fn run_pieces(
     params: &ModeParams,
     cipher: &Cipher,
     dir: Direction,
     iv: &[u8],
     pieces: &[&[u8]],
+    in_place: bool,
 ) -> Result<Vec<u8>, Error> {
     let mut c = params.crypter(cipher, dir, iv)?;
     let mut out = Vec::new();
     for p in pieces {
-        c.update(p, &mut out);
-    }
-    c.finish(&mut out)?;
-    Ok(out)
-}
-
-/// As [`run_chunked`], but each piece goes through `update_in_place` where the `Crypter`
-/// accepts it (whole units, nothing pending or held back) and through `update` where it
-/// refuses: any mix of the two must give the one-shot bytes.
-pub fn run_in_place(
-    params: &ModeParams,
-    cipher: &Cipher,
-    dir: Direction,
-    iv: &[u8],
-    pieces: &[&[u8]],
-) -> Result<Vec<u8>, Error> {
-    let mut c = params.crypter(cipher, dir, iv)?;
-    let mut out = Vec::new();
-    for p in pieces {
+        if !in_place {
+            c.update(p, &mut out);
+            continue;
+        }
         let mut buf = p.to_vec();
         match c.update_in_place(&mut buf) {
             Ok(()) => out.extend_from_slice(&buf),

@@ -143,24 +143,8 @@ fn stream(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_support::FailingReader;
     use bitweave::{CipherKind, Mode, ModeParams};
-
-    /// Gives `good` bytes, then fails as a dying disk or a dropped network mount would.
-    struct FailingReader {
-        good: usize,
-    }
-
-    impl Read for FailingReader {
-        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-            if self.good == 0 {
-                return Err(io::Error::other("input/output error"));
-            }
-            let n = buf.len().min(self.good);
-            buf[..n].fill(0x5a);
-            self.good -= n;
-            Ok(n)
-        }
-    }
 
     #[test]
     fn input_failing_midway_leaves_no_output_file() {

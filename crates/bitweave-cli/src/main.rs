@@ -17,6 +17,8 @@ mod progress;
 mod seal;
 mod signals;
 mod sim;
+#[cfg(test)]
+mod test_support;
 
 #[derive(Parser)]
 #[command(

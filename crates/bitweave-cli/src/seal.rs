@@ -241,6 +241,7 @@ pub fn run_open(args: OpenArgs, quiet: bool) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_support::FailingReader;
 
     #[test]
     fn chunk_sizes() {
@@ -258,23 +259,6 @@ mod tests {
         assert_eq!(first_line(b"pw\r\n"), b"pw");
         assert_eq!(first_line(b"pw"), b"pw");
         assert_eq!(first_line(b"\nx"), b"");
-    }
-
-    /// Gives `good` bytes, then fails as a dying disk or a dropped network mount would.
-    struct FailingReader {
-        good: usize,
-    }
-
-    impl Read for FailingReader {
-        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-            if self.good == 0 {
-                return Err(io::Error::other("input/output error"));
-            }
-            let n = buf.len().min(self.good);
-            buf[..n].fill(0x5a);
-            self.good -= n;
-            Ok(n)
-        }
     }
 
     #[test]

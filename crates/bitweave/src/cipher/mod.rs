@@ -180,35 +180,32 @@ pub fn chains_by_rows<C: BlockCipher + ?Sized>(
 ) {
     let row = state.len();
     assert!(row > 0 && data.len().is_multiple_of(row), "whole rows only");
-    if feedback == Feedback::Cbc {
+    match feedback {
         // Each row XORs the ciphertext row before it in place; the state is copied once.
-        for i in 0..data.len() / row {
-            let (done, rest) = data.split_at_mut(i * row);
-            let r = &mut rest[..row];
-            xor(
-                r,
-                if i == 0 {
-                    state
+        Feedback::Cbc => {
+            for i in 0..data.len() / row {
+                let (done, rest) = data.split_at_mut(i * row);
+                let prev = if i == 0 {
+                    &*state
                 } else {
                     &done[done.len() - row..]
-                },
-            );
-            c.encrypt_blocks(r);
+                };
+                xor(&mut rest[..row], prev);
+                c.encrypt_blocks(&mut rest[..row]);
+            }
+            if let Some(last) = data.rchunks_exact(row).next() {
+                state.copy_from_slice(last);
+            }
         }
-        if data.len() >= row {
-            state.copy_from_slice(&data[data.len() - row..]);
-        }
-        return;
-    }
-    for r in data.chunks_exact_mut(row) {
-        match feedback {
-            Feedback::Cbc => unreachable!("handled above"),
-            Feedback::Cfb => {
+        Feedback::Cfb => {
+            for r in data.chunks_exact_mut(row) {
                 c.encrypt_blocks(state);
                 xor(r, state);
                 state.copy_from_slice(r);
             }
-            Feedback::Ofb => {
+        }
+        Feedback::Ofb => {
+            for r in data.chunks_exact_mut(row) {
                 c.encrypt_blocks(state);
                 xor(r, state);
             }

@@ -95,9 +95,7 @@ impl ShiftRegisters {
             }
         }
     }
-}
 
-impl ShiftRegisters {
     /// CFB8 or CFB1 decryption of one stream (K = 1), `seg` bits per segment, in batches.
     ///
     /// Decryption is parallel although encryption is not: the register before each
