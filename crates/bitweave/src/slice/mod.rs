@@ -270,6 +270,33 @@ pub fn blocks8_from_planes<L: Lanes>(mut m: [L; 64], dst: &mut [u8]) {
     }
 }
 
+/// [`planes_from_blocks8`] of `src ⊕ other`, the XOR done on the loaded rows (a CBC
+/// chain's plaintext and previous ciphertext), with no pass over memory of its own.
+#[inline(always)]
+pub fn planes_from_blocks8_xor<L: Lanes>(src: &[u8], other: &[u8]) -> [L; 64] {
+    let row = 8 * L::WORDS;
+    debug_assert!(src.len() == 64 * row && other.len() == 64 * row);
+    let mut m = [L::splat(0); 64];
+    for (i, r) in m.iter_mut().enumerate() {
+        let at = i * row..(i + 1) * row;
+        *r = L::load8(&src[at.clone()]).xor(L::load8(&other[at]));
+    }
+    transpose64(&mut m);
+    m
+}
+
+/// [`blocks8_from_planes`] XORed into `dst` (a keystream applied as it is stored).
+#[inline(always)]
+pub fn blocks8_from_planes_xor<L: Lanes>(mut m: [L; 64], dst: &mut [u8]) {
+    let row = 8 * L::WORDS;
+    debug_assert_eq!(dst.len(), 64 * row);
+    transpose64(&mut m);
+    for (i, r) in m.iter().enumerate() {
+        let d = &mut dst[i * row..(i + 1) * row];
+        r.xor(L::load8(d)).store8(d);
+    }
+}
+
 /// Loads `64·WORDS` 16-byte blocks into 128 planes: plane `8k + j` is bit `j` (LSB = 0) of
 /// byte `k` of each block.
 #[inline(always)]

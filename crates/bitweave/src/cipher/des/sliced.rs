@@ -31,11 +31,11 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use super::circuit::{s1, s2, s3, s4, s5, s6, s7, s8};
 use super::{TdesKeys, E, FP, IP, P, SBOXES};
-use crate::cipher::BlockCipher;
+use crate::cipher::{chains_by_rows, BlockCipher, Feedback};
 use crate::slice::trace::{Circuit, Trace};
 use crate::slice::{
-    blocks8_from_planes, for_each_batch, planes_from_blocks8, run_kernel, Kernel, Lanes, Logic,
-    Width,
+    blocks8_from_planes, blocks8_from_planes_xor, for_each_batch, planes_from_blocks8,
+    planes_from_blocks8_xor, run_kernel, Kernel, Lanes, Logic, Width,
 };
 
 // ---- 1. Plane bookkeeping -------------------------------------------------------------
@@ -192,6 +192,74 @@ impl Kernel for Batches<'_> {
     }
 }
 
+/// The work of one interleaved-chain call: rows of N blocks (`state` is N feedback
+/// blocks), N a whole number of batches. Each batch-wide column of the rows runs its
+/// chains inside one kernel, with the chain's XOR fused into the transposition: CBC XORs
+/// the previous ciphertext into the rows as they are loaded, CFB XORs the keystream into
+/// the plaintext as it is stored, and OFB keeps its state in plane form from row to row
+/// (no transposition on the way in at all). No pass over memory of its own, so the
+/// chained modes run at ECB speed (MX-1 §3.2, Table VI).
+struct Chains<'a, 'r> {
+    keys: &'a [[u64; 48]],
+    feedback: Feedback,
+    state: &'a mut [u8],
+    rows: &'a mut [&'r mut [u8]],
+}
+
+impl Kernel for Chains<'_, '_> {
+    #[inline(always)]
+    fn run<L: Lanes>(&mut self) {
+        let batch = 64 * 8 * L::WORDS;
+        let keys = self.keys;
+        for col in (0..self.state.len()).step_by(batch) {
+            let at = col..col + batch;
+            let state = &mut self.state[at.clone()];
+            match self.feedback {
+                // C_i = E(P_i ⊕ C_{i-1}).
+                Feedback::Cbc => {
+                    for i in 0..self.rows.len() {
+                        let (done, rest) = self.rows.split_at_mut(i);
+                        let prev: &[u8] = match done.last() {
+                            Some(r) => &r[at.clone()],
+                            None => state,
+                        };
+                        let cur = &mut rest[0][at.clone()];
+                        let planes = planes_from_blocks8_xor::<L>(cur, prev);
+                        blocks8_from_planes(crypt_planes(&planes, keys), cur);
+                    }
+                }
+                // C_i = P_i ⊕ E(C_{i-1}).
+                Feedback::Cfb => {
+                    for i in 0..self.rows.len() {
+                        let (done, rest) = self.rows.split_at_mut(i);
+                        let prev: &[u8] = match done.last() {
+                            Some(r) => &r[at.clone()],
+                            None => state,
+                        };
+                        let planes = planes_from_blocks8::<L>(prev);
+                        let cur = &mut rest[0][at.clone()];
+                        blocks8_from_planes_xor(crypt_planes(&planes, keys), cur);
+                    }
+                }
+                // S_i = E(S_{i-1}), C_i = P_i ⊕ S_i.
+                Feedback::Ofb => {
+                    let mut planes = planes_from_blocks8::<L>(state);
+                    for r in self.rows.iter_mut() {
+                        planes = crypt_planes(&planes, keys);
+                        blocks8_from_planes_xor(planes, &mut r[at.clone()]);
+                    }
+                    blocks8_from_planes(planes, state);
+                }
+            }
+        }
+        if self.feedback != Feedback::Ofb {
+            if let Some(last) = self.rows.last() {
+                self.state.copy_from_slice(last);
+            }
+        }
+    }
+}
+
 // ---- 3. Backend glue -------------------------------------------------------------------
 
 /// Round-key masks for one direction: 16 sets of 48 masks per stage, in execution order.
@@ -263,6 +331,33 @@ impl BlockCipher for DesSliced {
     }
     fn decrypt_blocks(&self, blocks: &mut [u8]) {
         self.crypt(blocks, &self.dec)
+    }
+    fn encrypt_chains(&self, feedback: Feedback, state: &mut [u8], data: &mut [u8]) {
+        assert!(
+            !state.is_empty() && data.len().is_multiple_of(state.len()),
+            "whole rows only"
+        );
+        let mut rows: Vec<&mut [u8]> = data.chunks_exact_mut(state.len()).collect();
+        self.encrypt_chain_rows(feedback, state, &mut rows);
+    }
+    fn encrypt_chain_rows(&self, feedback: Feedback, state: &mut [u8], rows: &mut [&mut [u8]]) {
+        // The fused kernel takes whole batches per row; other widths of N run row by row.
+        if !state.len().is_multiple_of(8 * self.width.lanes()) {
+            for r in rows.iter_mut() {
+                chains_by_rows(self, feedback, state, r);
+            }
+            return;
+        }
+        let keys = &self.enc;
+        run_kernel(
+            self.width,
+            &mut Chains {
+                keys,
+                feedback,
+                state,
+                rows,
+            },
+        );
     }
 }
 
