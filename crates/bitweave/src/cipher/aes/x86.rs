@@ -385,7 +385,7 @@ unsafe fn single_chain(
 /// it runs down all rows (a group's chains depend only on the same columns of the row
 /// before), so eight independent registers hide the AES latency as in ECB.
 macro_rules! chains_fn {
-    ($name:ident, $features:literal, $vec:ty, $lanes:literal,
+    ($name:ident, $features:literal, $vec:ty, $lanes:literal, $max_group:literal,
      $load:ident, $store:ident, $bcast:expr, $xor:ident, $enc:ident, $enclast:ident) => {
         /// Returns false (doing nothing) when N is not a multiple of the lanes.
         #[target_feature(enable = $features)]
@@ -406,26 +406,37 @@ macro_rules! chains_fn {
             let regs = row_len / REG;
             let mut g = 0;
             while g < regs {
-                let r = (regs - g).min(8);
+                // Up to $max_group registers per group (as many as fit in the register
+                // file beside the keys), the round count a constant for full groups.
+                let r = if regs - g >= $max_group {
+                    $max_group
+                } else {
+                    (regs - g).min(8)
+                };
                 let st = state.as_mut_ptr().add(g * REG);
                 let off = g * REG;
-                match r {
-                    8 => group::<8>(&k, rounds, fb, st, rows, off),
-                    7 => group::<7>(&k, rounds, fb, st, rows, off),
-                    6 => group::<6>(&k, rounds, fb, st, rows, off),
-                    5 => group::<5>(&k, rounds, fb, st, rows, off),
-                    4 => group::<4>(&k, rounds, fb, st, rows, off),
-                    3 => group::<3>(&k, rounds, fb, st, rows, off),
-                    2 => group::<2>(&k, rounds, fb, st, rows, off),
-                    _ => group::<1>(&k, rounds, fb, st, rows, off),
+                match (r, rounds) {
+                    (16, 10) => group::<16, 10>(&k, fb, st, rows, off),
+                    (16, 12) => group::<16, 12>(&k, fb, st, rows, off),
+                    (16, _) => group::<16, 14>(&k, fb, st, rows, off),
+                    (8, 10) => group::<8, 10>(&k, fb, st, rows, off),
+                    (8, 12) => group::<8, 12>(&k, fb, st, rows, off),
+                    (8, _) => group::<8, 14>(&k, fb, st, rows, off),
+                    (7, _) => group_any::<7>(&k, rounds, fb, st, rows, off),
+                    (6, _) => group_any::<6>(&k, rounds, fb, st, rows, off),
+                    (5, _) => group_any::<5>(&k, rounds, fb, st, rows, off),
+                    (4, _) => group_any::<4>(&k, rounds, fb, st, rows, off),
+                    (3, _) => group_any::<3>(&k, rounds, fb, st, rows, off),
+                    (2, _) => group_any::<2>(&k, rounds, fb, st, rows, off),
+                    _ => group_any::<1>(&k, rounds, fb, st, rows, off),
                 }
                 g += r;
             }
             return true;
 
-            /// `R` registers of chains starting `off` bytes into each row.
+            /// A partial group (fewer than eight registers), any round count.
             #[target_feature(enable = $features)]
-            unsafe fn group<const R: usize>(
+            unsafe fn group_any<const R: usize>(
                 k: &[$vec; 15],
                 rounds: usize,
                 fb: Feedback,
@@ -433,38 +444,76 @@ macro_rules! chains_fn {
                 rows: &mut [&mut [u8]],
                 off: usize,
             ) {
-                let mut s: [$vec; R] = core::array::from_fn(|i| $load(st.add(i * REG).cast()));
-                for row in rows.iter_mut() {
-                    let p = row.as_mut_ptr().add(off);
-                    let pin: [$vec; R] = core::array::from_fn(|i| $load(p.add(i * REG).cast()));
-                    let mut x: [$vec; R] = core::array::from_fn(|i| match fb {
-                        Feedback::Cbc => $xor($xor(s[i], pin[i]), k[0]),
-                        Feedback::Cfb | Feedback::Ofb => $xor(s[i], k[0]),
-                    });
-                    for kr in &k[1..rounds] {
+                match rounds {
+                    10 => group::<R, 10>(k, fb, st, rows, off),
+                    12 => group::<R, 12>(k, fb, st, rows, off),
+                    _ => group::<R, 14>(k, fb, st, rows, off),
+                }
+            }
+
+            /// `R` registers of chains starting `off` bytes into each row, `NR` rounds.
+            #[target_feature(enable = $features)]
+            #[inline]
+            unsafe fn group<const R: usize, const NR: usize>(
+                k: &[$vec; 15],
+                fb: Feedback,
+                st: *mut u8,
+                rows: &mut [&mut [u8]],
+                off: usize,
+            ) {
+                // Nothing but AES instructions on the chains' critical path: whatever the
+                // next row's first round XORs in (round key 0, and for CBC the next
+                // plaintext) is folded into this row's last round key, so the last round
+                // yields the next row's round-1 input directly; the output block is
+                // recovered off the path with one XOR (`AESENCLAST(x, k ⊕ v) =
+                // AESENCLAST(x, k) ⊕ v`). Only the R chain registers stay live across
+                // the rounds; everything else is loaded when the last round needs it.
+                let n = rows.len();
+                let mut x: [$vec; R] = core::array::from_fn(|i| {
+                    let s = $xor($load(st.add(i * REG).cast()), k[0]);
+                    match fb {
+                        Feedback::Cbc if n > 0 => {
+                            $xor(s, $load(rows[0].as_ptr().add(off + i * REG).cast()))
+                        }
+                        _ => s,
+                    }
+                });
+                for j in 0..n {
+                    for kr in &k[1..NR] {
                         x = x.map(|v| $enc(v, *kr));
                     }
+                    let p = rows[j].as_mut_ptr().add(off);
+                    let next = rows.get(j + 1).map(|r| r.as_ptr().add(off));
                     for i in 0..R {
-                        let e = $enclast(x[i], k[rounds]);
-                        let out = match fb {
-                            Feedback::Cbc => {
-                                s[i] = e;
-                                e
-                            }
-                            Feedback::Cfb => {
-                                s[i] = $xor(e, pin[i]);
-                                s[i]
-                            }
-                            Feedback::Ofb => {
-                                s[i] = e;
-                                $xor(e, pin[i])
-                            }
+                        let at = p.add(i * REG);
+                        // t: CBC k0 ⊕ P_{j+1} (k0 after the last row), CFB k0 ⊕ P_j, OFB
+                        // k0. The last round then gives y = (its usual output) ⊕ t, the
+                        // next row's round-1 input.
+                        let t = match (fb, next) {
+                            (Feedback::Cbc, Some(q)) => $xor($load(q.add(i * REG).cast()), k[0]),
+                            (Feedback::Cfb, _) => $xor($load(at.cast()), k[0]),
+                            _ => k[0],
                         };
-                        $store(p.add(i * REG).cast(), out);
+                        x[i] = $enclast(x[i], $xor(k[NR], t));
+                        // CBC: C = y ⊕ t; CFB: C = y ⊕ k0; OFB: P ⊕ keystream (y ⊕ k0).
+                        let out = match fb {
+                            Feedback::Cbc => $xor(x[i], t),
+                            Feedback::Cfb => $xor(x[i], k[0]),
+                            Feedback::Ofb => $xor($xor(x[i], k[0]), $load(at.cast())),
+                        };
+                        $store(at.cast(), out);
                     }
                 }
-                for (i, v) in s.iter().enumerate() {
-                    $store(st.add(i * REG).cast(), *v);
+                // The new feedback: the last ciphertext row (CBC, CFB) or the keystream.
+                for i in 0..R {
+                    let v = match (fb, rows.last()) {
+                        (Feedback::Cbc | Feedback::Cfb, Some(r)) => {
+                            $load(r.as_ptr().add(off + i * REG).cast())
+                        }
+                        (Feedback::Ofb, Some(_)) => $xor(x[i], k[0]),
+                        (_, None) => continue,
+                    };
+                    $store(st.add(i * REG).cast(), v);
                 }
             }
         }
@@ -476,6 +525,7 @@ chains_fn!(
     "aes,sse2",
     __m128i,
     1,
+    8,
     _mm_loadu_si128,
     _mm_storeu_si128,
     |x| x,
@@ -488,6 +538,7 @@ chains_fn!(
     "aes,sse2,avx2,vaes",
     __m256i,
     2,
+    8,
     _mm256_loadu_si256,
     _mm256_storeu_si256,
     |x| _mm256_broadcastsi128_si256(x),
@@ -500,6 +551,7 @@ chains_fn!(
     "aes,sse2,avx512f,vaes",
     __m512i,
     4,
+    16,
     _mm512_loadu_si512,
     _mm512_storeu_si512,
     |x| _mm512_broadcast_i32x4(x),
