@@ -639,6 +639,57 @@ unsafe fn cbc_decrypt_vaes512(aes: &AesX86, prev: &mut [u8], data: &mut [u8]) {
     crate::cipher::cbc_decrypt_by_slabs(aes, prev, groups.into_remainder());
 }
 
+/// CBC decryption of N interleaved streams on VAES-512 (N a multiple of four, `data` whole
+/// rows): P_i = D(C_i) ⊕ C_{i-N}, 32 blocks per group, the XOR folded into the last
+/// round key. The pass runs from the end of `data` to its start, so the ciphertext a
+/// block needs (one row earlier) is still in place when it is read and nothing is copied
+/// but the last row, which becomes `prev`. Each register's four blocks lie in one row,
+/// so each reads its previous-row blocks with one load, from `data` or from `prev`.
+#[target_feature(enable = "aes,sse2,avx512f,avx512bw,vaes")]
+unsafe fn cbc_decrypt_rows_vaes512(aes: &AesX86, prev: &mut [u8], data: &mut [u8]) {
+    let (row, len) = (prev.len(), data.len());
+    debug_assert!(row.is_multiple_of(64) && len.is_multiple_of(row) && len >= row);
+    let rounds = aes.rounds;
+    let k: [__m512i; 15] = load_keys_128(&aes.dec, rounds).map(|x| _mm512_broadcast_i32x4(x));
+    let next_prev = data[len - row..].to_vec();
+    let (d, pv) = (data.as_mut_ptr(), prev.as_ptr());
+    // The ciphertext one row before byte `o` of `data`.
+    macro_rules! behind {
+        ($o:expr) => {{
+            let o = $o;
+            _mm512_loadu_si512(if o >= row { d.add(o - row) } else { pv.add(o) }.cast())
+        }};
+    }
+    let mut end = len;
+    while end >= 512 {
+        let a = end - 512;
+        let c: [__m512i; 8] =
+            core::array::from_fn(|i| _mm512_loadu_si512(d.add(a + 64 * i).cast()));
+        let b: [__m512i; 8] = core::array::from_fn(|i| behind!(a + 64 * i));
+        let mut x: [__m512i; 8] = c.map(|v| _mm512_xor_si512(v, k[0]));
+        for kr in &k[1..rounds] {
+            x = x.map(|v| _mm512_aesdec_epi128(v, *kr));
+        }
+        for i in 0..8 {
+            let out = _mm512_aesdeclast_epi128(x[i], _mm512_xor_si512(k[rounds], b[i]));
+            _mm512_storeu_si512(d.add(a + 64 * i).cast(), out);
+        }
+        end = a;
+    }
+    while end >= 64 {
+        let a = end - 64;
+        let b = behind!(a);
+        let mut x = _mm512_xor_si512(_mm512_loadu_si512(d.add(a).cast()), k[0]);
+        for kr in &k[1..rounds] {
+            x = _mm512_aesdec_epi128(x, *kr);
+        }
+        let out = _mm512_aesdeclast_epi128(x, _mm512_xor_si512(k[rounds], b));
+        _mm512_storeu_si512(d.add(a).cast(), out);
+        end = a;
+    }
+    prev.copy_from_slice(&next_prev);
+}
+
 impl BlockCipher for AesX86 {
     fn block_size(&self) -> usize {
         16
@@ -659,6 +710,12 @@ impl BlockCipher for AesX86 {
         match self.level {
             // SAFETY: an AesX86 at Vaes512 exists only where its features were detected.
             Level::Vaes512 if prev.len() == 16 => unsafe { cbc_decrypt_vaes512(self, prev, data) },
+            // SAFETY: as above.
+            Level::Vaes512
+                if prev.len().is_multiple_of(64)
+                    && data.len().is_multiple_of(prev.len())
+                    && !data.is_empty() =>
+            unsafe { cbc_decrypt_rows_vaes512(self, prev, data) },
             _ => crate::cipher::cbc_decrypt_by_slabs(self, prev, data),
         }
     }
