@@ -192,11 +192,17 @@ fn every_interleave_factor_from_1_to_600_matches_soft() {
     eprintln!("{runs} interleaved runs compared with soft");
 }
 
-/// The backends' CBC decryption of N interleaved streams over whole rows (the fused VAES
-/// path runs backwards through the data for N a multiple of four), with `prev` carried
-/// from one call to the next, against `soft` — every cipher, every backend.
+/// The backends' CBC and CFB decryption of N interleaved streams over whole rows (the
+/// fused VAES path runs backwards through the data and assembles registers that straddle
+/// the IV row when N is not a multiple of four), with `prev` carried from one call to the
+/// next, against `soft` — every cipher, every backend.
 #[test]
-fn cbc_decrypt_rows_match_soft_over_whole_rows_and_calls() {
+fn cbc_and_cfb_decrypt_rows_match_soft_over_whole_rows_and_calls() {
+    type RowsFn = fn(&Cipher, &mut [u8], &mut [u8]);
+    let modes: [(&str, RowsFn); 2] = [
+        ("cbc", |c, p, d| c.cbc_decrypt_rows(p, d)),
+        ("cfb", |c, p, d| c.cfb_decrypt_rows(p, d)),
+    ];
     let mut rng = rand::rngs::StdRng::seed_from_u64(4096);
     for kind in CipherKind::ALL {
         let bs = kind.block_size();
@@ -208,26 +214,32 @@ fn cbc_decrypt_rows_match_soft_over_whole_rows_and_calls() {
             .filter(|b| b.name != "soft")
         {
             let fast = Cipher::with_backend(kind, &key, Some(info.name)).unwrap();
-            for n in [1usize, 3, 4, 8, 12, 32, 36, 64, 128, 600] {
-                for rows in [1usize, 2, 9] {
-                    let mut iv = vec![0u8; n * bs];
-                    rng.fill_bytes(&mut iv);
-                    let mut data = vec![0u8; rows * n * bs];
-                    rng.fill_bytes(&mut data);
-                    let (mut want, mut want_prev) = (data.clone(), iv.clone());
-                    soft.cbc_decrypt_rows(&mut want_prev, &mut want);
-                    let (mut got, mut prev) = (data.clone(), iv.clone());
-                    let (a, b) = got.split_at_mut(rows / 2 * n * bs);
-                    if !a.is_empty() {
-                        fast.cbc_decrypt_rows(&mut prev, a);
+            for (name, f) in modes {
+                for n in [1usize, 2, 3, 4, 5, 8, 12, 32, 36, 64, 128, 600] {
+                    for rows in [1usize, 2, 4, 9] {
+                        let mut iv = vec![0u8; n * bs];
+                        rng.fill_bytes(&mut iv);
+                        let mut data = vec![0u8; rows * n * bs];
+                        rng.fill_bytes(&mut data);
+                        let (mut want, mut want_prev) = (data.clone(), iv.clone());
+                        f(&soft, &mut want_prev, &mut want);
+                        let (mut got, mut prev) = (data.clone(), iv.clone());
+                        let (a, b) = got.split_at_mut(rows / 2 * n * bs);
+                        if !a.is_empty() {
+                            f(&fast, &mut prev, a);
+                        }
+                        f(&fast, &mut prev, b);
+                        assert!(
+                            got == want,
+                            "{kind} {name} x{n} {rows} rows on {}",
+                            info.name
+                        );
+                        assert!(
+                            prev == want_prev,
+                            "{kind} {name} x{n} prev on {}",
+                            info.name
+                        );
                     }
-                    fast.cbc_decrypt_rows(&mut prev, b);
-                    assert!(got == want, "{kind} x{n} {rows} rows on {}", info.name);
-                    assert!(
-                        prev == want_prev,
-                        "{kind} x{n} {rows} rows prev on {}",
-                        info.name
-                    );
                 }
             }
         }

@@ -94,6 +94,15 @@ pub trait BlockCipher: Send + Sync {
     fn cbc_decrypt_rows(&self, prev: &mut [u8], data: &mut [u8]) {
         cbc_decrypt_by_slabs(self, prev, data)
     }
+
+    /// Full-block CFB decryption of N interleaved streams, in place:
+    /// P_i = C_i ⊕ E(C_{i-N}), with `prev` as in
+    /// [`cbc_decrypt_rows`](Self::cbc_decrypt_rows); `data` may end in a partial block.
+    /// Every block is independent; the default encrypts slabs of the ciphertext one row
+    /// behind through [`encrypt_blocks`](Self::encrypt_blocks), a backend may fuse it.
+    fn cfb_decrypt_rows(&self, prev: &mut [u8], data: &mut [u8]) {
+        cfb_decrypt_by_slabs(self, prev, data)
+    }
 }
 
 /// Bytes per `decrypt_blocks` call in [`cbc_decrypt_by_slabs`] (at least one row and
@@ -122,6 +131,31 @@ pub fn cbc_decrypt_by_slabs<C: BlockCipher + ?Sized>(c: &C, prev: &mut [u8], dat
         c.decrypt_blocks(s);
         xor(s, &behind);
     }
+}
+
+/// The portable CFB decryption loop: per slab, the ciphertext one row behind (the chain
+/// row, then the slab itself) is encrypted into a keystream and XORed in.
+pub fn cfb_decrypt_by_slabs<C: BlockCipher + ?Sized>(c: &C, prev: &mut [u8], data: &mut [u8]) {
+    if data.is_empty() {
+        return;
+    }
+    let (bs, row) = (c.block_size(), prev.len());
+    let slab = (CBC_SLAB.max(c.width() * bs) / row).max(1) * row;
+    let mut keystream = Vec::with_capacity(slab);
+    for s in data.chunks_mut(slab) {
+        let used = s.len().div_ceil(bs) * bs;
+        keystream.clear();
+        keystream.extend_from_slice(&prev[..row.min(used)]);
+        if used > row {
+            keystream.extend_from_slice(&s[..used - row]);
+        }
+        if s.len() >= row && s.len().is_multiple_of(row) {
+            prev.copy_from_slice(&s[s.len() - row..]);
+        }
+        c.encrypt_blocks(&mut keystream);
+        xor(s, &keystream);
+    }
+    wipe(&mut keystream);
 }
 
 /// Counter blocks per `encrypt_blocks` call in [`ctr_by_batches`], at least (and at
@@ -411,5 +445,8 @@ impl BlockCipher for Cipher {
     }
     fn cbc_decrypt_rows(&self, prev: &mut [u8], data: &mut [u8]) {
         self.backend.cbc_decrypt_rows(prev, data)
+    }
+    fn cfb_decrypt_rows(&self, prev: &mut [u8], data: &mut [u8]) {
+        self.backend.cfb_decrypt_rows(prev, data)
     }
 }

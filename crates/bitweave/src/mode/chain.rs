@@ -12,16 +12,13 @@
 
 use zeroize::Zeroize;
 
-use crate::cipher::{xor, BlockCipher, Feedback};
+use crate::cipher::{BlockCipher, Feedback};
 use crate::engine::parallel;
-
-/// Bytes per batch (at least one row) for CFB decryption: large enough that per-call costs vanish, small enough to stay in L1.
-const SLAB_BYTES: usize = 8 * 1024;
 
 /// The N feedback blocks of N interleaved streams (the IVs at first).
 pub(crate) struct Chain {
     row: Vec<u8>,
-    /// Scratch for a batch: keystream or previous ciphertext.
+    /// Scratch for a final short row.
     scratch: Vec<u8>,
 }
 
@@ -126,7 +123,7 @@ impl Chain {
     fn parallel_decrypt(&mut self, c: &dyn BlockCipher, data: &mut [u8], parts: usize, cfb: bool) {
         let row_len = self.row.len();
         if parts <= 1 {
-            self.decrypt_slabs(c, data, cfb);
+            self.decrypt_rows(c, data, cfb);
             return;
         }
         let chunk = parallel::chunk_len(data.len(), row_len, parts);
@@ -141,44 +138,19 @@ impl Chain {
             .is_multiple_of(row_len)
             .then(|| data[data.len() - row_len..].to_vec());
         parallel::for_each_chunk(data, row_len, parts, |offset, part| {
-            Chain::new(&starts[offset / chunk]).decrypt_slabs(c, part, cfb);
+            Chain::new(&starts[offset / chunk]).decrypt_rows(c, part, cfb);
         });
         if let Some(r) = next_row {
             self.row.copy_from_slice(&r);
         }
     }
 
-    /// CBC or CFB decryption on the calling thread: CBC through the backend's primitive,
-    /// CFB in slabs of rows (the keystream is the encrypted previous ciphertext).
-    fn decrypt_slabs(&mut self, c: &dyn BlockCipher, data: &mut [u8], cfb: bool) {
-        if !cfb {
+    /// CBC or CFB decryption on the calling thread, through the backend's primitive.
+    fn decrypt_rows(&mut self, c: &dyn BlockCipher, data: &mut [u8], cfb: bool) {
+        if cfb {
+            c.cfb_decrypt_rows(&mut self.row, data);
+        } else {
             c.cbc_decrypt_rows(&mut self.row, data);
-            return;
-        }
-        let bs = c.block_size();
-        let row_len = self.row.len();
-        let slab = (SLAB_BYTES.max(c.width() * bs) / row_len).max(1) * row_len;
-        for s in data.chunks_mut(slab) {
-            let used = s.len().div_ceil(bs) * bs;
-            self.load_previous_ciphertext(s, used);
-            c.encrypt_blocks(&mut self.scratch);
-            xor(s, &self.scratch);
-        }
-    }
-
-    /// Fills `scratch` with the `len` bytes of ciphertext one row behind slab `s`
-    /// (the chain row, then `s` itself), and advances the chain to the slab's last row.
-    /// `s` is ciphertext when called.
-    fn load_previous_ciphertext(&mut self, s: &[u8], len: usize) {
-        let row_len = self.row.len();
-        self.scratch.clear();
-        self.scratch
-            .extend_from_slice(&self.row[..row_len.min(len)]);
-        if len > row_len {
-            self.scratch.extend_from_slice(&s[..len - row_len]);
-        }
-        if s.len() >= row_len && s.len().is_multiple_of(row_len) {
-            self.row.copy_from_slice(&s[s.len() - row_len..]);
         }
     }
 }

@@ -639,26 +639,65 @@ unsafe fn cbc_decrypt_vaes512(aes: &AesX86, prev: &mut [u8], data: &mut [u8]) {
     crate::cipher::cbc_decrypt_by_slabs(aes, prev, groups.into_remainder());
 }
 
-/// CBC decryption of N interleaved streams on VAES-512 (N a multiple of four, `data` whole
-/// rows): P_i = D(C_i) ⊕ C_{i-N}, 32 blocks per group, the XOR folded into the last
-/// round key. The pass runs from the end of `data` to its start, so the ciphertext a
-/// block needs (one row earlier) is still in place when it is read and nothing is copied
-/// but the last row, which becomes `prev`. Each register's four blocks lie in one row,
-/// so each reads its previous-row blocks with one load, from `data` or from `prev`.
+/// CBC or full-block CFB decryption of N interleaved streams on VAES-512 (`data` whole
+/// rows of N blocks), 32 blocks per group: CBC P_i = D(C_i) ⊕ C_{i-N}, CFB
+/// P_i = E(C_{i-N}) ⊕ C_i, the XOR folded into the last round key. The pass runs from the
+/// end of `data` to its start, so the ciphertext a block needs (one row earlier) is still
+/// in place when it is read, and nothing is copied but the last row, which becomes
+/// `prev`. Each register's four previous-row blocks come with one load from `data` or
+/// from `prev`; a register straddling the two (N not a multiple of four) is assembled.
 #[target_feature(enable = "aes,sse2,avx512f,avx512bw,vaes")]
-unsafe fn cbc_decrypt_rows_vaes512(aes: &AesX86, prev: &mut [u8], data: &mut [u8]) {
+unsafe fn decrypt_rows_vaes512<const CFB: bool>(aes: &AesX86, prev: &mut [u8], data: &mut [u8]) {
     let (row, len) = (prev.len(), data.len());
-    debug_assert!(row.is_multiple_of(64) && len.is_multiple_of(row) && len >= row);
+    debug_assert!(len.is_multiple_of(row) && len.is_multiple_of(64) && len >= row);
     let rounds = aes.rounds;
-    let k: [__m512i; 15] = load_keys_128(&aes.dec, rounds).map(|x| _mm512_broadcast_i32x4(x));
+    let keys = if CFB { &aes.enc } else { &aes.dec };
+    let k: [__m512i; 15] = load_keys_128(keys, rounds).map(|x| _mm512_broadcast_i32x4(x));
     let next_prev = data[len - row..].to_vec();
     let (d, pv) = (data.as_mut_ptr(), prev.as_ptr());
-    // The ciphertext one row before byte `o` of `data`.
+    // The 64 bytes of ciphertext one row before byte `o` of `data`.
     macro_rules! behind {
         ($o:expr) => {{
-            let o = $o;
-            _mm512_loadu_si512(if o >= row { d.add(o - row) } else { pv.add(o) }.cast())
+            let o: usize = $o;
+            if o >= row {
+                _mm512_loadu_si512(d.add(o - row).cast())
+            } else if o + 64 <= row {
+                _mm512_loadu_si512(pv.add(o).cast())
+            } else {
+                let mut t = [0u8; 64];
+                t[..row - o].copy_from_slice(&prev[o..]);
+                t[row - o..].copy_from_slice(core::slice::from_raw_parts(d, o + 64 - row));
+                _mm512_loadu_si512(t.as_ptr().cast())
+            }
         }};
+    }
+    // One register's worth: the AES input and the value folded into the last round key.
+    macro_rules! operands {
+        ($c:expr, $b:expr) => {
+            if CFB {
+                ($b, $c)
+            } else {
+                ($c, $b)
+            }
+        };
+    }
+    macro_rules! round {
+        ($x:expr, $kr:expr) => {
+            if CFB {
+                _mm512_aesenc_epi128($x, $kr)
+            } else {
+                _mm512_aesdec_epi128($x, $kr)
+            }
+        };
+    }
+    macro_rules! last {
+        ($x:expr, $kr:expr) => {
+            if CFB {
+                _mm512_aesenclast_epi128($x, $kr)
+            } else {
+                _mm512_aesdeclast_epi128($x, $kr)
+            }
+        };
     }
     let mut end = len;
     while end >= 512 {
@@ -666,28 +705,39 @@ unsafe fn cbc_decrypt_rows_vaes512(aes: &AesX86, prev: &mut [u8], data: &mut [u8
         let c: [__m512i; 8] =
             core::array::from_fn(|i| _mm512_loadu_si512(d.add(a + 64 * i).cast()));
         let b: [__m512i; 8] = core::array::from_fn(|i| behind!(a + 64 * i));
-        let mut x: [__m512i; 8] = c.map(|v| _mm512_xor_si512(v, k[0]));
+        let mut x = [k[0]; 8];
+        let mut fold = [k[0]; 8];
+        for i in 0..8 {
+            let (input, folded) = operands!(c[i], b[i]);
+            x[i] = _mm512_xor_si512(input, k[0]);
+            fold[i] = _mm512_xor_si512(folded, k[rounds]);
+        }
         for kr in &k[1..rounds] {
-            x = x.map(|v| _mm512_aesdec_epi128(v, *kr));
+            x = x.map(|v| round!(v, *kr));
         }
         for i in 0..8 {
-            let out = _mm512_aesdeclast_epi128(x[i], _mm512_xor_si512(k[rounds], b[i]));
-            _mm512_storeu_si512(d.add(a + 64 * i).cast(), out);
+            _mm512_storeu_si512(d.add(a + 64 * i).cast(), last!(x[i], fold[i]));
         }
         end = a;
     }
     while end >= 64 {
         let a = end - 64;
-        let b = behind!(a);
-        let mut x = _mm512_xor_si512(_mm512_loadu_si512(d.add(a).cast()), k[0]);
+        let (input, folded) = operands!(_mm512_loadu_si512(d.add(a).cast()), behind!(a));
+        let mut x = _mm512_xor_si512(input, k[0]);
         for kr in &k[1..rounds] {
-            x = _mm512_aesdec_epi128(x, *kr);
+            x = round!(x, *kr);
         }
-        let out = _mm512_aesdeclast_epi128(x, _mm512_xor_si512(k[rounds], b));
+        let out = last!(x, _mm512_xor_si512(folded, k[rounds]));
         _mm512_storeu_si512(d.add(a).cast(), out);
         end = a;
     }
     prev.copy_from_slice(&next_prev);
+}
+
+/// Whether `data` is whole rows of `prev.len()` bytes and whole 64-byte registers, the
+/// shape [`decrypt_rows_vaes512`] takes.
+fn whole_rows_of_registers(prev: &[u8], data: &[u8]) -> bool {
+    !data.is_empty() && data.len().is_multiple_of(prev.len()) && data.len().is_multiple_of(64)
 }
 
 impl BlockCipher for AesX86 {
@@ -711,12 +761,20 @@ impl BlockCipher for AesX86 {
             // SAFETY: an AesX86 at Vaes512 exists only where its features were detected.
             Level::Vaes512 if prev.len() == 16 => unsafe { cbc_decrypt_vaes512(self, prev, data) },
             // SAFETY: as above.
-            Level::Vaes512
-                if prev.len().is_multiple_of(64)
-                    && data.len().is_multiple_of(prev.len())
-                    && !data.is_empty() =>
-            unsafe { cbc_decrypt_rows_vaes512(self, prev, data) },
+            Level::Vaes512 if whole_rows_of_registers(prev, data) => unsafe {
+                decrypt_rows_vaes512::<false>(self, prev, data)
+            },
             _ => crate::cipher::cbc_decrypt_by_slabs(self, prev, data),
+        }
+    }
+
+    fn cfb_decrypt_rows(&self, prev: &mut [u8], data: &mut [u8]) {
+        match self.level {
+            // SAFETY: an AesX86 at Vaes512 exists only where its features were detected.
+            Level::Vaes512 if whole_rows_of_registers(prev, data) => unsafe {
+                decrypt_rows_vaes512::<true>(self, prev, data)
+            },
+            _ => crate::cipher::cfb_decrypt_by_slabs(self, prev, data),
         }
     }
 
