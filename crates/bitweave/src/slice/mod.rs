@@ -35,6 +35,7 @@
 //! the exact inverses of the loads.
 #![deny(unsafe_code)]
 
+pub(crate) mod chains;
 pub mod portable;
 pub mod synth;
 pub mod trace;
@@ -327,6 +328,43 @@ pub fn blocks16_from_planes<L: Lanes>(m: &[L; 128], dst: &mut [u8]) {
     transpose64(&mut hi);
     for i in 0..64 {
         L::store16(lo[i], hi[i], &mut dst[i * row..(i + 1) * row]);
+    }
+}
+
+/// [`planes_from_blocks16`] of `src ⊕ other`, the XOR done on the loaded rows.
+#[inline(always)]
+pub fn planes_from_blocks16_xor<L: Lanes>(src: &[u8], other: &[u8]) -> [L; 128] {
+    let row = 16 * L::WORDS;
+    debug_assert!(src.len() == 64 * row && other.len() == 64 * row);
+    let mut lo = [L::splat(0); 64];
+    let mut hi = [L::splat(0); 64];
+    for i in 0..64 {
+        let at = i * row..(i + 1) * row;
+        let (a, b) = L::load16(&src[at.clone()]);
+        let (c, d) = L::load16(&other[at]);
+        (lo[i], hi[i]) = (a.xor(c), b.xor(d));
+    }
+    transpose64(&mut lo);
+    transpose64(&mut hi);
+    let mut out = [L::splat(0); 128];
+    out[..64].copy_from_slice(&lo);
+    out[64..].copy_from_slice(&hi);
+    out
+}
+
+/// [`blocks16_from_planes`] XORed into `dst`.
+#[inline(always)]
+pub fn blocks16_from_planes_xor<L: Lanes>(m: &[L; 128], dst: &mut [u8]) {
+    let row = 16 * L::WORDS;
+    debug_assert_eq!(dst.len(), 64 * row);
+    let mut lo: [L; 64] = m[..64].try_into().unwrap();
+    let mut hi: [L; 64] = m[64..].try_into().unwrap();
+    transpose64(&mut lo);
+    transpose64(&mut hi);
+    for i in 0..64 {
+        let d = &mut dst[i * row..(i + 1) * row];
+        let (a, b) = L::load16(d);
+        L::store16(lo[i].xor(a), hi[i].xor(b), d);
     }
 }
 

@@ -24,10 +24,11 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use super::circuit::{inv_mix_column, inv_sbox_linear_part, mix_column, sbox, sbox_linear_part};
 use super::KeySchedule;
-use crate::cipher::BlockCipher;
+use crate::cipher::{chains_by_rows, BlockCipher, Feedback};
+use crate::slice::chains::{Chains, PlaneCipher};
 use crate::slice::{
-    blocks16_from_planes, for_each_batch, planes_from_blocks16, run_kernel, Kernel, Lanes, Logic,
-    Width,
+    blocks16_from_planes, blocks16_from_planes_xor, for_each_batch, planes_from_blocks16,
+    planes_from_blocks16_xor, run_kernel, Kernel, Lanes, Logic, Width,
 };
 
 // ---- 1. Round structure ----------------------------------------------------------------
@@ -163,6 +164,34 @@ impl Kernel for Batches<'_> {
     }
 }
 
+/// Round-key masks in the shape the fused chain kernel ([`crate::slice::chains`]) takes.
+struct AesPlanes<'a>(&'a [[u64; 128]]);
+
+impl PlaneCipher for AesPlanes<'_> {
+    const BLOCK: usize = 16;
+    type Planes<L: Lanes> = [L; 128];
+    #[inline(always)]
+    fn load<L: Lanes>(src: &[u8]) -> [L; 128] {
+        planes_from_blocks16(src)
+    }
+    #[inline(always)]
+    fn load_xor<L: Lanes>(src: &[u8], other: &[u8]) -> [L; 128] {
+        planes_from_blocks16_xor(src, other)
+    }
+    #[inline(always)]
+    fn encrypt<L: Lanes>(&self, p: &mut [L; 128]) {
+        encrypt_planes(p, self.0)
+    }
+    #[inline(always)]
+    fn store<L: Lanes>(p: &[L; 128], dst: &mut [u8]) {
+        blocks16_from_planes(p, dst)
+    }
+    #[inline(always)]
+    fn store_xor<L: Lanes>(p: &[L; 128], dst: &mut [u8]) {
+        blocks16_from_planes_xor(p, dst)
+    }
+}
+
 // ---- 2. Key masks and backend glue -----------------------------------------------------
 
 /// SubWord through the S-box circuit: the four bytes in four lanes of a u64 plane set.
@@ -251,6 +280,33 @@ impl BlockCipher for AesSliced {
     }
     fn decrypt_blocks(&self, blocks: &mut [u8]) {
         self.crypt(blocks, true)
+    }
+    fn encrypt_chains(&self, feedback: Feedback, state: &mut [u8], data: &mut [u8]) {
+        assert!(
+            !state.is_empty() && data.len().is_multiple_of(state.len()),
+            "whole rows only"
+        );
+        let mut rows: Vec<&mut [u8]> = data.chunks_exact_mut(state.len()).collect();
+        self.encrypt_chain_rows(feedback, state, &mut rows);
+    }
+    fn encrypt_chain_rows(&self, feedback: Feedback, state: &mut [u8], rows: &mut [&mut [u8]]) {
+        // The fused kernel takes whole batches per row; other widths of N run row by row.
+        if !state.len().is_multiple_of(16 * self.width.lanes()) {
+            for r in rows.iter_mut() {
+                chains_by_rows(self, feedback, state, r);
+            }
+            return;
+        }
+        let cipher = &AesPlanes(&self.enc);
+        run_kernel(
+            self.width,
+            &mut Chains {
+                cipher,
+                feedback,
+                state,
+                rows,
+            },
+        );
     }
 }
 

@@ -32,6 +32,7 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 use super::circuit::{s1, s2, s3, s4, s5, s6, s7, s8};
 use super::{TdesKeys, E, FP, IP, P, SBOXES};
 use crate::cipher::{chains_by_rows, BlockCipher, Feedback};
+use crate::slice::chains::{Chains, PlaneCipher};
 use crate::slice::trace::{Circuit, Trace};
 use crate::slice::{
     blocks8_from_planes, blocks8_from_planes_xor, for_each_batch, planes_from_blocks8,
@@ -192,71 +193,31 @@ impl Kernel for Batches<'_> {
     }
 }
 
-/// The work of one interleaved-chain call: rows of N blocks (`state` is N feedback
-/// blocks), N a whole number of batches. Each batch-wide column of the rows runs its
-/// chains inside one kernel, with the chain's XOR fused into the transposition: CBC XORs
-/// the previous ciphertext into the rows as they are loaded, CFB XORs the keystream into
-/// the plaintext as it is stored, and OFB keeps its state in plane form from row to row
-/// (no transposition on the way in at all). No pass over memory of its own, so the
-/// chained modes run at ECB speed (MX-1 §3.2, Table VI).
-struct Chains<'a, 'r> {
-    keys: &'a [[u64; 48]],
-    feedback: Feedback,
-    state: &'a mut [u8],
-    rows: &'a mut [&'r mut [u8]],
-}
+/// Round-key masks in the shape the fused chain kernel ([`crate::slice::chains`]) takes.
+struct DesPlanes<'a>(&'a [[u64; 48]]);
 
-impl Kernel for Chains<'_, '_> {
+impl PlaneCipher for DesPlanes<'_> {
+    const BLOCK: usize = 8;
+    type Planes<L: Lanes> = [L; 64];
     #[inline(always)]
-    fn run<L: Lanes>(&mut self) {
-        let batch = 64 * 8 * L::WORDS;
-        let keys = self.keys;
-        for col in (0..self.state.len()).step_by(batch) {
-            let at = col..col + batch;
-            let state = &mut self.state[at.clone()];
-            match self.feedback {
-                // C_i = E(P_i ⊕ C_{i-1}).
-                Feedback::Cbc => {
-                    for i in 0..self.rows.len() {
-                        let (done, rest) = self.rows.split_at_mut(i);
-                        let prev: &[u8] = match done.last() {
-                            Some(r) => &r[at.clone()],
-                            None => state,
-                        };
-                        let cur = &mut rest[0][at.clone()];
-                        let planes = planes_from_blocks8_xor::<L>(cur, prev);
-                        blocks8_from_planes(crypt_planes(&planes, keys), cur);
-                    }
-                }
-                // C_i = P_i ⊕ E(C_{i-1}).
-                Feedback::Cfb => {
-                    for i in 0..self.rows.len() {
-                        let (done, rest) = self.rows.split_at_mut(i);
-                        let prev: &[u8] = match done.last() {
-                            Some(r) => &r[at.clone()],
-                            None => state,
-                        };
-                        let planes = planes_from_blocks8::<L>(prev);
-                        let cur = &mut rest[0][at.clone()];
-                        blocks8_from_planes_xor(crypt_planes(&planes, keys), cur);
-                    }
-                }
-                // S_i = E(S_{i-1}), C_i = P_i ⊕ S_i.
-                Feedback::Ofb => {
-                    let mut planes = planes_from_blocks8::<L>(state);
-                    for r in self.rows.iter_mut() {
-                        planes = crypt_planes(&planes, keys);
-                        blocks8_from_planes_xor(planes, &mut r[at.clone()]);
-                    }
-                    blocks8_from_planes(planes, state);
-                }
-            }
-        }
-        if self.feedback != Feedback::Ofb {
-            if let Some(last) = self.rows.last() {
-                self.state.copy_from_slice(last);
-            }
-        }
+    fn load<L: Lanes>(src: &[u8]) -> [L; 64] {
+        planes_from_blocks8(src)
+    }
+    #[inline(always)]
+    fn load_xor<L: Lanes>(src: &[u8], other: &[u8]) -> [L; 64] {
+        planes_from_blocks8_xor(src, other)
+    }
+    #[inline(always)]
+    fn encrypt<L: Lanes>(&self, p: &mut [L; 64]) {
+        *p = crypt_planes(p, self.0);
+    }
+    #[inline(always)]
+    fn store<L: Lanes>(p: &[L; 64], dst: &mut [u8]) {
+        blocks8_from_planes(*p, dst)
+    }
+    #[inline(always)]
+    fn store_xor<L: Lanes>(p: &[L; 64], dst: &mut [u8]) {
+        blocks8_from_planes_xor(*p, dst)
     }
 }
 
@@ -348,11 +309,11 @@ impl BlockCipher for DesSliced {
             }
             return;
         }
-        let keys = &self.enc;
+        let cipher = &DesPlanes(&self.enc);
         run_kernel(
             self.width,
             &mut Chains {
-                keys,
+                cipher,
                 feedback,
                 state,
                 rows,
