@@ -214,6 +214,22 @@ pub fn add_be(counter: &mut [u8], n: u64) {
     }
 }
 
+/// `encrypt_chains` for a backend whose chain work lives in `encrypt_chain_rows`: `data`
+/// cut into its rows.
+pub fn chains_as_rows<C: BlockCipher + ?Sized>(
+    c: &C,
+    feedback: Feedback,
+    state: &mut [u8],
+    data: &mut [u8],
+) {
+    assert!(
+        !state.is_empty() && data.len().is_multiple_of(state.len()),
+        "whole rows only"
+    );
+    let mut rows: Vec<&mut [u8]> = data.chunks_exact_mut(state.len()).collect();
+    c.encrypt_chain_rows(feedback, state, &mut rows);
+}
+
 /// The portable chain loop: each row of N blocks is one batch for `encrypt_blocks`.
 pub fn chains_by_rows<C: BlockCipher + ?Sized>(
     c: &C,

@@ -7,8 +7,8 @@
 //! modes run at the cipher's ECB speed.
 #![deny(unsafe_code)]
 
-use super::{Kernel, Lanes};
-use crate::cipher::Feedback;
+use super::{run_kernel, Kernel, Lanes, Width};
+use crate::cipher::{chains_by_rows, BlockCipher, Feedback};
 
 /// A keyed bitsliced cipher as the chain kernel sees it: one batch of `64·WORDS` blocks
 /// in plane form, loaded from blocks (or from the XOR of two block runs), encrypted in
@@ -90,4 +90,31 @@ impl<C: PlaneCipher> Kernel for Chains<'_, '_, C> {
             }
         }
     }
+}
+
+/// A bitsliced backend's `encrypt_chain_rows`: the fused kernel at `width` when each row
+/// is a whole number of batches, otherwise row by row through `backend`'s batches.
+pub(crate) fn encrypt_chain_rows<B: BlockCipher, C: PlaneCipher>(
+    backend: &B,
+    cipher: &C,
+    width: Width,
+    feedback: Feedback,
+    state: &mut [u8],
+    rows: &mut [&mut [u8]],
+) {
+    if !state.len().is_multiple_of(C::BLOCK * width.lanes()) {
+        for r in rows.iter_mut() {
+            chains_by_rows(backend, feedback, state, r);
+        }
+        return;
+    }
+    run_kernel(
+        width,
+        &mut Chains {
+            cipher,
+            feedback,
+            state,
+            rows,
+        },
+    );
 }

@@ -24,8 +24,8 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use super::circuit::{inv_mix_column, inv_sbox_linear_part, mix_column, sbox, sbox_linear_part};
 use super::KeySchedule;
-use crate::cipher::{chains_by_rows, BlockCipher, Feedback};
-use crate::slice::chains::{Chains, PlaneCipher};
+use crate::cipher::{chains_as_rows, BlockCipher, Feedback};
+use crate::slice::chains::{self, PlaneCipher};
 use crate::slice::{
     blocks16_from_planes, blocks16_from_planes_xor, for_each_batch, planes_from_blocks16,
     planes_from_blocks16_xor, run_kernel, Kernel, Lanes, Logic, Width,
@@ -282,31 +282,11 @@ impl BlockCipher for AesSliced {
         self.crypt(blocks, true)
     }
     fn encrypt_chains(&self, feedback: Feedback, state: &mut [u8], data: &mut [u8]) {
-        assert!(
-            !state.is_empty() && data.len().is_multiple_of(state.len()),
-            "whole rows only"
-        );
-        let mut rows: Vec<&mut [u8]> = data.chunks_exact_mut(state.len()).collect();
-        self.encrypt_chain_rows(feedback, state, &mut rows);
+        chains_as_rows(self, feedback, state, data)
     }
     fn encrypt_chain_rows(&self, feedback: Feedback, state: &mut [u8], rows: &mut [&mut [u8]]) {
-        // The fused kernel takes whole batches per row; other widths of N run row by row.
-        if !state.len().is_multiple_of(16 * self.width.lanes()) {
-            for r in rows.iter_mut() {
-                chains_by_rows(self, feedback, state, r);
-            }
-            return;
-        }
-        let cipher = &AesPlanes(&self.enc);
-        run_kernel(
-            self.width,
-            &mut Chains {
-                cipher,
-                feedback,
-                state,
-                rows,
-            },
-        );
+        let planes = &AesPlanes(&self.enc);
+        chains::encrypt_chain_rows(self, planes, self.width, feedback, state, rows)
     }
 }
 

@@ -796,8 +796,7 @@ impl BlockCipher for AesX86 {
             unsafe { single_chain(&self.enc, self.rounds, feedback, state, data) };
             return;
         }
-        let mut rows: Vec<&mut [u8]> = data.chunks_exact_mut(state.len()).collect();
-        self.encrypt_chain_rows(feedback, state, &mut rows);
+        crate::cipher::chains_as_rows(self, feedback, state, data);
     }
 
     fn cfb8_encrypt(&self, reg: &mut [u8], data: &mut [u8]) {

@@ -31,8 +31,8 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use super::circuit::{s1, s2, s3, s4, s5, s6, s7, s8};
 use super::{TdesKeys, E, FP, IP, P, SBOXES};
-use crate::cipher::{chains_by_rows, BlockCipher, Feedback};
-use crate::slice::chains::{Chains, PlaneCipher};
+use crate::cipher::{chains_as_rows, BlockCipher, Feedback};
+use crate::slice::chains::{self, PlaneCipher};
 use crate::slice::trace::{Circuit, Trace};
 use crate::slice::{
     blocks8_from_planes, blocks8_from_planes_xor, for_each_batch, planes_from_blocks8,
@@ -294,31 +294,11 @@ impl BlockCipher for DesSliced {
         self.crypt(blocks, &self.dec)
     }
     fn encrypt_chains(&self, feedback: Feedback, state: &mut [u8], data: &mut [u8]) {
-        assert!(
-            !state.is_empty() && data.len().is_multiple_of(state.len()),
-            "whole rows only"
-        );
-        let mut rows: Vec<&mut [u8]> = data.chunks_exact_mut(state.len()).collect();
-        self.encrypt_chain_rows(feedback, state, &mut rows);
+        chains_as_rows(self, feedback, state, data)
     }
     fn encrypt_chain_rows(&self, feedback: Feedback, state: &mut [u8], rows: &mut [&mut [u8]]) {
-        // The fused kernel takes whole batches per row; other widths of N run row by row.
-        if !state.len().is_multiple_of(8 * self.width.lanes()) {
-            for r in rows.iter_mut() {
-                chains_by_rows(self, feedback, state, r);
-            }
-            return;
-        }
-        let cipher = &DesPlanes(&self.enc);
-        run_kernel(
-            self.width,
-            &mut Chains {
-                cipher,
-                feedback,
-                state,
-                rows,
-            },
-        );
+        let planes = &DesPlanes(&self.enc);
+        chains::encrypt_chain_rows(self, planes, self.width, feedback, state, rows)
     }
 }
 
