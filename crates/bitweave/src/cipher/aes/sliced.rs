@@ -142,29 +142,26 @@ pub fn crypt_planes_for_key<L: Logic>(s: &mut [L; 128], key: &[u8], decrypt: boo
     keys.zeroize();
 }
 
-/// The work of one call: whole batches of `64 * L::WORDS` blocks.
-struct Batches<'a> {
+/// Decryption of whole batches of `64 * L::WORDS` blocks (encryption runs through the
+/// chain kernel, [`chains::ecb_batches`]).
+struct DecryptBatches<'a> {
     keys: &'a [[u64; 128]],
-    decrypt: bool,
     data: &'a mut [u8],
 }
 
-impl Kernel for Batches<'_> {
+impl Kernel for DecryptBatches<'_> {
     #[inline(always)]
     fn run<L: Lanes>(&mut self) {
         for chunk in self.data.chunks_exact_mut(64 * 16 * L::WORDS) {
             let mut s = planes_from_blocks16::<L>(chunk);
-            if self.decrypt {
-                decrypt_planes(&mut s, self.keys);
-            } else {
-                encrypt_planes(&mut s, self.keys);
-            }
+            decrypt_planes(&mut s, self.keys);
             blocks16_from_planes(&s, chunk);
         }
     }
 }
 
-/// Round-key masks in the shape the fused chain kernel ([`crate::slice::chains`]) takes.
+/// Encryption round-key masks in the shape the chain and ECB kernel
+/// ([`crate::slice::chains`]) takes.
 struct AesPlanes<'a>(&'a [[u64; 128]]);
 
 impl PlaneCipher for AesPlanes<'_> {
@@ -251,16 +248,13 @@ impl AesSliced {
     }
 
     fn crypt(&self, data: &mut [u8], decrypt: bool) {
-        let keys: &[[u64; 128]] = if decrypt { &self.dec } else { &self.enc };
         for_each_batch(self.width, 16, data, |w, data| {
-            run_kernel(
-                w,
-                &mut Batches {
-                    keys,
-                    decrypt,
-                    data,
-                },
-            )
+            if decrypt {
+                let keys = &self.dec;
+                run_kernel(w, &mut DecryptBatches { keys, data })
+            } else {
+                chains::ecb_batches(&AesPlanes(&self.enc), w, data)
+            }
         });
     }
 }

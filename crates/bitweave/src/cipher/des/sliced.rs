@@ -36,7 +36,7 @@ use crate::slice::chains::{self, PlaneCipher};
 use crate::slice::trace::{Circuit, Trace};
 use crate::slice::{
     blocks8_from_planes, blocks8_from_planes_xor, for_each_batch, planes_from_blocks8,
-    planes_from_blocks8_xor, run_kernel, Kernel, Lanes, Logic, Width,
+    planes_from_blocks8_xor, Lanes, Logic, Width,
 };
 
 // ---- 1. Plane bookkeeping -------------------------------------------------------------
@@ -176,24 +176,8 @@ pub fn crypt_planes_for_key<L: Logic>(planes: &[L; 64], key: &[u8], decrypt: boo
     out
 }
 
-/// The work of one call: whole batches of `64 * L::WORDS` blocks.
-struct Batches<'a> {
-    keys: &'a [[u64; 48]],
-    data: &'a mut [u8],
-}
-
-impl Kernel for Batches<'_> {
-    #[inline(always)]
-    fn run<L: Lanes>(&mut self) {
-        for chunk in self.data.chunks_exact_mut(64 * 8 * L::WORDS) {
-            let planes = planes_from_blocks8::<L>(chunk);
-            let out = crypt_planes(&planes, self.keys);
-            blocks8_from_planes(out, chunk);
-        }
-    }
-}
-
-/// Round-key masks in the shape the fused chain kernel ([`crate::slice::chains`]) takes.
+/// Round-key masks (either direction) in the shape the chain and ECB kernel
+/// ([`crate::slice::chains`]) takes.
 struct DesPlanes<'a>(&'a [[u64; 48]]);
 
 impl PlaneCipher for DesPlanes<'_> {
@@ -272,7 +256,7 @@ impl DesSliced {
 
     fn crypt(&self, data: &mut [u8], keys: &[[u64; 48]]) {
         for_each_batch(self.width, 8, data, |w, data| {
-            run_kernel(w, &mut Batches { keys, data })
+            chains::ecb_batches(&DesPlanes(keys), w, data)
         });
     }
 }
