@@ -95,6 +95,10 @@ pub(crate) struct Row {
     anchor_cycles_per_byte: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     ratio_vs_anchor: Option<f64>,
+    /// In a thread sweep: the in-place memory pass on the same buffer and threads,
+    /// measured alternately with this row ([`memory_pass`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    memory_gbps: Option<f64>,
     constant_time: bool,
 }
 
@@ -139,6 +143,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
     let (suites, variants) = selected(&args.ciphers)?;
     let tsc_hz = clock::tsc_hz();
     let budget = Duration::from_millis(args.time_ms.max(1));
+    let sweep = args.threads.iter().any(|&t| t != 1);
     if !args.json {
         println!(
             "bitweave bench: {} B buffers, cycles = TSC at {:.2} GHz, best of 3 alternating runs; peers on 1 thread: {}, libgcrypt {}",
@@ -147,8 +152,10 @@ pub fn run(args: BenchArgs) -> Result<()> {
             openssl::version::version(),
             gcrypt_peer::version()
         );
+        // A thread sweep also measures the memory system's own limit (`memory_pass`).
+        let memory = if sweep { "  memory MB/s  of it" } else { "" };
         println!(
-            "{:<16} {:<3} {:<9} {:>3} {:>3} {:>9} {:>8} {:>8} {:>7} {:>8} {:>7}",
+            "{:<16} {:<3} {:<9} {:>3} {:>3} {:>9} {:>8} {:>8} {:>7} {:>8} {:>7}{memory}",
             "suite",
             "dir",
             "backend",
@@ -219,6 +226,21 @@ pub fn run(args: BenchArgs) -> Result<()> {
         }
     }
     finish(&args, &rows, &[])
+}
+
+/// An in-place pass that reads and writes every byte once and does nothing else, split
+/// over threads as the cipher rows are: what the memory system allows. On buffers larger
+/// than the caches an in-place cipher cannot be faster, so its scaling with threads is
+/// bounded by this pass's scaling, measured alternately with the cipher (the machine's
+/// memory bandwidth is shared and changes from second to second).
+fn memory_pass(data: &mut [u8], threads: usize) {
+    let parts = parallel::chunks_for(data.len(), threads);
+    parallel::for_each_chunk(data, 64, parts, |_, chunk| {
+        for w in chunk.chunks_exact_mut(8) {
+            let v = u64::from_ne_bytes(w.try_into().expect("8 bytes"));
+            w.copy_from_slice(&(v ^ 0x9e37_79b9_7f4a_7c15).to_ne_bytes());
+        }
+    })
 }
 
 /// The end of every bench run: the JSON (measurement rows, or the sweep's points) if
@@ -326,6 +348,7 @@ fn measure_aead(
         anchor: anchor.map(|_| "goptv (quoted)"),
         anchor_cycles_per_byte: anchor,
         ratio_vs_anchor: anchor.map(|a| a / cpb),
+        memory_gbps: None,
         constant_time: true,
     })
 }
@@ -347,8 +370,11 @@ fn print_aead_row(r: &Row) {
 
 fn print_row(r: &Row) {
     let opt = |v: Option<f64>, prec: usize| v.map_or("-".to_string(), |x| format!("{x:.prec$}"));
+    let memory = r.memory_gbps.map_or(String::new(), |m| {
+        format!(" {:>9.1} {:>6.0}%", m * 1e3, 100.0 * r.gbps / m)
+    });
     println!(
-        "{:<16} {:<3} {:<9} {:>3} {:>3} {:>9.1} {:>8.2} {:>8} {:>7} {:>8} {:>7}",
+        "{:<16} {:<3} {:<9} {:>3} {:>3} {:>9.1} {:>8.2} {:>8} {:>7} {:>8} {:>7}{memory}",
         r.cipher,
         r.direction,
         r.backend,
@@ -432,6 +458,14 @@ fn measure(
     let mut ossl = openssl_peer::Peer::new(suite, dir, &key, peer_iv);
     let mut gcry = gcrypt_peer::Peer::new(suite, dir, &key, peer_iv);
 
+    // In a thread sweep, the memory system's limit on the same buffer size and threads.
+    let mut pass_data = args
+        .threads
+        .iter()
+        .any(|&t| t != 1)
+        .then(|| vec![0x5au8; size]);
+    let mut memory_best: Option<f64> = None;
+
     let (mut best_ours, mut best_ossl, mut best_gcry) = (f64::MAX, f64::MAX, f64::MAX);
     let row_start = std::time::Instant::now();
     for _ in 0..3 {
@@ -439,6 +473,10 @@ fn measure(
             break; // a slow row: one round of measurements is enough
         }
         best_ours = best_ours.min(clock::cycles_per_call(&mut ours, budget));
+        if let Some(data) = pass_data.as_mut() {
+            let c = clock::cycles_per_call(&mut || memory_pass(data, threads), budget);
+            memory_best = Some(memory_best.map_or(c, |b: f64| b.min(c)));
+        }
         if let Some(p) = ossl.as_mut() {
             let mut call = || p.update(&peer_in, &mut peer_out);
             best_ossl = best_ossl.min(clock::cycles_per_call(&mut call, budget));
@@ -472,6 +510,7 @@ fn measure(
         anchor: None,
         anchor_cycles_per_byte: None,
         ratio_vs_anchor: None,
+        memory_gbps: memory_best.map(|c| tsc_hz / (c / size as f64) / 1e9),
         constant_time: info.constant_time,
     })
 }
