@@ -16,8 +16,8 @@ use super::{run_kernel, Kernel, Lanes, Width};
 use crate::cipher::{chains_by_rows, BlockCipher, Feedback};
 
 /// A keyed bitsliced cipher as the chain kernel sees it: one batch of `64·WORDS` blocks
-/// in plane form, loaded from blocks (or from the XOR of two block runs), encrypted in
-/// place, stored (or XORed into the destination). Implementations are
+/// in plane form, loaded from blocks (or from the XOR of two block runs), run through the
+/// cipher in place, stored (or XORed into the destination). Implementations are
 /// `#[inline(always)]`, so they compile inside the kernel's SIMD context.
 pub(crate) trait PlaneCipher {
     /// Bytes per block.
@@ -27,7 +27,9 @@ pub(crate) trait PlaneCipher {
     fn load<L: Lanes>(src: &[u8]) -> Self::Planes<L>;
     /// The planes of `src ⊕ other`.
     fn load_xor<L: Lanes>(src: &[u8], other: &[u8]) -> Self::Planes<L>;
-    fn encrypt<L: Lanes>(&self, p: &mut Self::Planes<L>);
+    /// The keyed cipher on one batch, in place: encryption, or decryption for an
+    /// instance that holds decryption keys (DES) or runs the inverse cipher (AES).
+    fn crypt<L: Lanes>(&self, p: &mut Self::Planes<L>);
     fn store<L: Lanes>(p: &Self::Planes<L>, dst: &mut [u8]);
     /// `dst ^=` the blocks of `p`.
     fn store_xor<L: Lanes>(p: &Self::Planes<L>, dst: &mut [u8]);
@@ -74,7 +76,7 @@ impl<C: PlaneCipher> Kernel for Chains<'_, '_, C> {
                     (Some(_), _) => C::load::<L>(prev),
                     (None, _) => C::load::<L>(cur),
                 };
-                self.cipher.encrypt(&mut p);
+                self.cipher.crypt(&mut p);
                 match fb {
                     None | Some(Feedback::Cbc) => C::store(&p, cur),
                     Some(_) => C::store_xor(&p, cur),
@@ -141,5 +143,106 @@ pub(crate) fn ecb_batches<C: PlaneCipher>(cipher: &C, width: Width, data: &mut [
                 rows: &mut rows,
             },
         );
+    }
+}
+
+/// CBC or CFB decryption of N interleaved streams (any N) on a bitsliced cipher, in
+/// place: block x takes the ciphertext C_{x−N}, which is `prev` for the first row. Whole
+/// batches run from the last to the first, so every C_{x−N} a batch reads is still
+/// ciphertext (an earlier batch, or this one, already in planes) — no copy of the input
+/// and no XOR pass of its own. CBC: P = D(C) ⊕ C_{x−N}, the previous ciphertext moved
+/// into place before the planes are XORed into it; CFB: P = C ⊕ E(C_{x−N}).
+struct BackwardDecrypt<'a, C> {
+    cipher: &'a C,
+    cfb: bool,
+    /// The N ciphertext blocks before `data`.
+    prev: &'a [u8],
+    /// Whole batches.
+    data: &'a mut [u8],
+}
+
+impl<C: PlaneCipher> Kernel for BackwardDecrypt<'_, C> {
+    #[inline(always)]
+    fn run<L: Lanes>(&mut self) {
+        let batch = 64 * C::BLOCK * L::WORDS;
+        let row = self.prev.len();
+        let data = &mut *self.data;
+        let mut scratch = Vec::new();
+        for start in (0..data.len()).step_by(batch).rev() {
+            let end = start + batch;
+            // Where C_{x−N} for x in start..end lives: `data` from `row` on, `prev` before.
+            let from_prev = start..row.min(end);
+            if self.cfb {
+                let mut p = if from_prev.is_empty() {
+                    C::load::<L>(&data[start - row..end - row])
+                } else {
+                    scratch.clear();
+                    scratch.extend_from_slice(&self.prev[from_prev.clone()]);
+                    scratch.extend_from_slice(&data[..end.saturating_sub(row)]);
+                    C::load::<L>(&scratch)
+                };
+                self.cipher.crypt(&mut p);
+                C::store_xor(&p, &mut data[start..end]);
+            } else {
+                let mut p = C::load::<L>(&data[start..end]);
+                self.cipher.crypt(&mut p);
+                if end > row {
+                    let first = start.max(row);
+                    data.copy_within(first - row..end - row, first);
+                }
+                if !from_prev.is_empty() {
+                    data[from_prev.clone()].copy_from_slice(&self.prev[from_prev]);
+                }
+                C::store_xor(&p, &mut data[start..end]);
+            }
+        }
+    }
+}
+
+/// A bitsliced backend's `cbc_decrypt_rows` / `cfb_decrypt_rows`: `cipher` decrypts (CBC)
+/// or encrypts (CFB). The tail after the whole batches goes first through the portable
+/// slab loop (its previous row is still ciphertext then), then the batches backwards in
+/// one kernel call; `prev` becomes the last row when `data` is whole rows.
+pub(crate) fn decrypt_rows<B: BlockCipher, C: PlaneCipher>(
+    backend: &B,
+    cipher: &C,
+    width: Width,
+    cfb: bool,
+    prev: &mut [u8],
+    data: &mut [u8],
+) {
+    let row = prev.len();
+    let whole = data.len() / (C::BLOCK * width.lanes()) * (C::BLOCK * width.lanes());
+    if whole == 0 {
+        return slab_decrypt(backend, cfb, prev, data);
+    }
+    let next_prev = (data.len() >= row && data.len().is_multiple_of(row))
+        .then(|| data[data.len() - row..].to_vec());
+    let (body, tail) = data.split_at_mut(whole);
+    if !tail.is_empty() {
+        // The row before the tail: ciphertext from `prev` and `body`, both intact.
+        let mut before = prev[prev.len().min(whole)..].to_vec();
+        before.extend_from_slice(&body[whole.saturating_sub(row)..]);
+        slab_decrypt(backend, cfb, &mut before, tail);
+    }
+    run_kernel(
+        width,
+        &mut BackwardDecrypt {
+            cipher,
+            cfb,
+            prev,
+            data: body,
+        },
+    );
+    if let Some(last) = next_prev {
+        prev.copy_from_slice(&last);
+    }
+}
+
+fn slab_decrypt<B: BlockCipher>(backend: &B, cfb: bool, prev: &mut [u8], data: &mut [u8]) {
+    if cfb {
+        crate::cipher::cfb_decrypt_by_slabs(backend, prev, data)
+    } else {
+        crate::cipher::cbc_decrypt_by_slabs(backend, prev, data)
     }
 }

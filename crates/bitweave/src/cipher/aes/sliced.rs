@@ -28,7 +28,7 @@ use crate::cipher::{chains_as_rows, BlockCipher, Feedback};
 use crate::slice::chains::{self, PlaneCipher};
 use crate::slice::{
     blocks16_from_planes, blocks16_from_planes_xor, for_each_batch, planes_from_blocks16,
-    planes_from_blocks16_xor, run_kernel, Kernel, Lanes, Logic, Width,
+    planes_from_blocks16_xor, Lanes, Logic, Width,
 };
 
 // ---- 1. Round structure ----------------------------------------------------------------
@@ -142,27 +142,13 @@ pub fn crypt_planes_for_key<L: Logic>(s: &mut [L; 128], key: &[u8], decrypt: boo
     keys.zeroize();
 }
 
-/// Decryption of whole batches of `64 * L::WORDS` blocks (encryption runs through the
-/// chain kernel, [`chains::ecb_batches`]).
-struct DecryptBatches<'a> {
+/// Round-key masks in the shape the chain, ECB and decryption kernels
+/// ([`crate::slice::chains`]) take: the cipher, or with `decrypt` the inverse cipher
+/// (`keys` then in decryption order).
+struct AesPlanes<'a> {
     keys: &'a [[u64; 128]],
-    data: &'a mut [u8],
+    decrypt: bool,
 }
-
-impl Kernel for DecryptBatches<'_> {
-    #[inline(always)]
-    fn run<L: Lanes>(&mut self) {
-        for chunk in self.data.chunks_exact_mut(64 * 16 * L::WORDS) {
-            let mut s = planes_from_blocks16::<L>(chunk);
-            decrypt_planes(&mut s, self.keys);
-            blocks16_from_planes(&s, chunk);
-        }
-    }
-}
-
-/// Encryption round-key masks in the shape the chain and ECB kernel
-/// ([`crate::slice::chains`]) takes.
-struct AesPlanes<'a>(&'a [[u64; 128]]);
 
 impl PlaneCipher for AesPlanes<'_> {
     const BLOCK: usize = 16;
@@ -176,8 +162,12 @@ impl PlaneCipher for AesPlanes<'_> {
         planes_from_blocks16_xor(src, other)
     }
     #[inline(always)]
-    fn encrypt<L: Lanes>(&self, p: &mut [L; 128]) {
-        encrypt_planes(p, self.0)
+    fn crypt<L: Lanes>(&self, p: &mut [L; 128]) {
+        if self.decrypt {
+            decrypt_planes(p, self.keys)
+        } else {
+            encrypt_planes(p, self.keys)
+        }
     }
     #[inline(always)]
     fn store<L: Lanes>(p: &[L; 128], dst: &mut [u8]) {
@@ -247,14 +237,15 @@ impl AesSliced {
         Some(AesSliced { enc, dec, width })
     }
 
+    /// The cipher (or with `decrypt` the inverse cipher) as the kernels take it.
+    fn planes(&self, decrypt: bool) -> AesPlanes<'_> {
+        let keys = if decrypt { &self.dec } else { &self.enc };
+        AesPlanes { keys, decrypt }
+    }
+
     fn crypt(&self, data: &mut [u8], decrypt: bool) {
         for_each_batch(self.width, 16, data, |w, data| {
-            if decrypt {
-                let keys = &self.dec;
-                run_kernel(w, &mut DecryptBatches { keys, data })
-            } else {
-                chains::ecb_batches(&AesPlanes(&self.enc), w, data)
-            }
+            chains::ecb_batches(&self.planes(decrypt), w, data)
         });
     }
 }
@@ -279,8 +270,16 @@ impl BlockCipher for AesSliced {
         chains_as_rows(self, feedback, state, data)
     }
     fn encrypt_chain_rows(&self, feedback: Feedback, state: &mut [u8], rows: &mut [&mut [u8]]) {
-        let planes = &AesPlanes(&self.enc);
+        let planes = &self.planes(false);
         chains::encrypt_chain_rows(self, planes, self.width, feedback, state, rows)
+    }
+    fn cbc_decrypt_rows(&self, prev: &mut [u8], data: &mut [u8]) {
+        let planes = &self.planes(true);
+        chains::decrypt_rows(self, planes, self.width, false, prev, data)
+    }
+    fn cfb_decrypt_rows(&self, prev: &mut [u8], data: &mut [u8]) {
+        let planes = &self.planes(false);
+        chains::decrypt_rows(self, planes, self.width, true, prev, data)
     }
 }
 

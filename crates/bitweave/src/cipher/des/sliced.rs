@@ -192,7 +192,7 @@ impl PlaneCipher for DesPlanes<'_> {
         planes_from_blocks8_xor(src, other)
     }
     #[inline(always)]
-    fn encrypt<L: Lanes>(&self, p: &mut [L; 64]) {
+    fn crypt<L: Lanes>(&self, p: &mut [L; 64]) {
         *p = crypt_planes(p, self.0);
     }
     #[inline(always)]
@@ -283,6 +283,14 @@ impl BlockCipher for DesSliced {
     fn encrypt_chain_rows(&self, feedback: Feedback, state: &mut [u8], rows: &mut [&mut [u8]]) {
         let planes = &DesPlanes(&self.enc);
         chains::encrypt_chain_rows(self, planes, self.width, feedback, state, rows)
+    }
+    fn cbc_decrypt_rows(&self, prev: &mut [u8], data: &mut [u8]) {
+        let planes = &DesPlanes(&self.dec);
+        chains::decrypt_rows(self, planes, self.width, false, prev, data)
+    }
+    fn cfb_decrypt_rows(&self, prev: &mut [u8], data: &mut [u8]) {
+        let planes = &DesPlanes(&self.enc);
+        chains::decrypt_rows(self, planes, self.width, true, prev, data)
     }
 }
 
