@@ -59,7 +59,8 @@ impl<C: PlaneCipher> Kernel for Chains<'_, '_, C> {
         for col in (0..width).step_by(batch) {
             let at = col..col + batch;
             let state = &mut self.state[if fb.is_some() { at.clone() } else { 0..0 }];
-            // OFB keeps its state in plane form from row to row.
+            // OFB keeps its state in plane form from row to row (updated in place: a
+            // batch of planes is 4–8 KiB, too much to copy per row).
             let mut carried = (fb == Some(Feedback::Ofb)).then(|| C::load::<L>(state));
             for i in 0..self.rows.len() {
                 let (done, rest) = self.rows.split_at_mut(i);
@@ -68,25 +69,28 @@ impl<C: PlaneCipher> Kernel for Chains<'_, '_, C> {
                     None => state,
                 };
                 let cur = &mut rest[0][at.clone()];
-                let mut p = match (fb, carried) {
-                    (_, Some(p)) => p,
-                    // C_i = E(P_i ⊕ C_{i-1}).
-                    (Some(Feedback::Cbc), _) => C::load_xor::<L>(cur, prev),
-                    // C_i = P_i ⊕ E(C_{i-1}).
-                    (Some(_), _) => C::load::<L>(prev),
-                    (None, _) => C::load::<L>(cur),
+                let mut fresh;
+                let p = match carried.as_mut() {
+                    Some(p) => p,
+                    None => {
+                        fresh = match fb {
+                            // C_i = E(P_i ⊕ C_{i-1}).
+                            Some(Feedback::Cbc) => C::load_xor::<L>(cur, prev),
+                            // C_i = P_i ⊕ E(C_{i-1}).
+                            Some(_) => C::load::<L>(prev),
+                            None => C::load::<L>(cur),
+                        };
+                        &mut fresh
+                    }
                 };
-                self.cipher.crypt(&mut p);
+                self.cipher.crypt(p);
                 match fb {
-                    None | Some(Feedback::Cbc) => C::store(&p, cur),
-                    Some(_) => C::store_xor(&p, cur),
-                }
-                if carried.is_some() {
-                    carried = Some(p);
+                    None | Some(Feedback::Cbc) => C::store(p, cur),
+                    Some(_) => C::store_xor(p, cur),
                 }
             }
-            if let Some(p) = carried {
-                C::store(&p, state);
+            if let Some(p) = &carried {
+                C::store(p, state);
             }
         }
         if matches!(fb, Some(Feedback::Cbc | Feedback::Cfb)) {
