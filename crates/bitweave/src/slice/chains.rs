@@ -216,7 +216,8 @@ pub(crate) fn decrypt_rows<B: BlockCipher, C: PlaneCipher>(
     data: &mut [u8],
 ) {
     let row = prev.len();
-    let whole = data.len() / (C::BLOCK * width.lanes()) * (C::BLOCK * width.lanes());
+    let batch = C::BLOCK * width.lanes();
+    let whole = data.len() / batch * batch;
     if whole == 0 {
         return slab_decrypt(backend, cfb, prev, data);
     }
