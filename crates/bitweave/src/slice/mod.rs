@@ -222,28 +222,43 @@ pub fn tern_lowered<L: Logic>(p: TernPlan, a: L, b: L, c: L) -> L {
 /// `g` of `m[p]` is bit `p` of word `g` of the old `m[i]`. Six SWAPMOVE stages (masked
 /// shifts, 32 swaps each, the masked XOR as one 3-input operation); the transposition is
 /// its own inverse.
+///
+/// The stages run in two passes over groups of eight rows, so that each group stays in
+/// registers: the stages 32, 16, 8 only pair rows whose indices differ in bits 5..3 (the
+/// eight rows `8h + l` for one `l`), the stages 4, 2, 1 only rows that differ in bits
+/// 2..0 (eight consecutive rows). Stage by stage over all 64 rows spilled the whole
+/// array six times.
 #[inline(always)]
 pub fn transpose64<L: Lanes>(m: &mut [L; 64]) {
+    /// One stage on a group: swaps bit field `S` between `g[k]` and `g[k + d]`.
     #[inline(always)]
-    fn stage<L: Lanes, const S: u32>(m: &mut [L; 64], mask: u64) {
+    fn stage<L: Lanes, const S: u32>(g: &mut [L; 8], d: usize, mask: u64) {
         let mask = L::splat(mask);
-        let s = S as usize;
-        for i in 0..64 {
-            if i & s == 0 {
-                let (a, b) = (m[i], m[i + s]);
+        for k in 0..8 {
+            if k & d == 0 {
+                let (a, b) = (g[k], g[k + d]);
                 // t = ((a >> S) ^ b) & mask; b ^= t; a ^= t << S.
                 let t = L::tern::<0x28>(a.shr::<S>(), b, mask);
-                m[i + s] = b.xor(t);
-                m[i] = a.xor(t.shl::<S>());
+                g[k + d] = b.xor(t);
+                g[k] = a.xor(t.shl::<S>());
             }
         }
     }
-    stage::<L, 32>(m, 0x0000_0000_ffff_ffff);
-    stage::<L, 16>(m, 0x0000_ffff_0000_ffff);
-    stage::<L, 8>(m, 0x00ff_00ff_00ff_00ff);
-    stage::<L, 4>(m, 0x0f0f_0f0f_0f0f_0f0f);
-    stage::<L, 2>(m, 0x3333_3333_3333_3333);
-    stage::<L, 1>(m, 0x5555_5555_5555_5555);
+    for l in 0..8 {
+        let mut g: [L; 8] = core::array::from_fn(|h| m[8 * h + l]);
+        stage::<L, 32>(&mut g, 4, 0x0000_0000_ffff_ffff);
+        stage::<L, 16>(&mut g, 2, 0x0000_ffff_0000_ffff);
+        stage::<L, 8>(&mut g, 1, 0x00ff_00ff_00ff_00ff);
+        for (h, r) in g.into_iter().enumerate() {
+            m[8 * h + l] = r;
+        }
+    }
+    for h in 0..8 {
+        let g: &mut [L; 8] = (&mut m[8 * h..8 * h + 8]).try_into().unwrap();
+        stage::<L, 4>(g, 4, 0x0f0f_0f0f_0f0f_0f0f);
+        stage::<L, 2>(g, 2, 0x3333_3333_3333_3333);
+        stage::<L, 1>(g, 1, 0x5555_5555_5555_5555);
+    }
 }
 
 /// Loads `64·WORDS` 8-byte blocks into 64 planes: plane `p` holds bit `p` of each block read
