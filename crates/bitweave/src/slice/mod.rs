@@ -218,46 +218,233 @@ pub fn tern_lowered<L: Logic>(p: TernPlan, a: L, b: L, c: L) -> L {
     }
 }
 
-/// Transposes 64 rows into 64 planes inside every 64-bit word: afterwards bit `i` of word
-/// `g` of `m[p]` is bit `p` of word `g` of the old `m[i]`. Six SWAPMOVE stages (masked
-/// shifts, 32 swaps each, the masked XOR as one 3-input operation); the transposition is
-/// its own inverse.
-///
-/// The stages run in two passes over groups of eight rows, so that each group stays in
-/// registers: the stages 32, 16, 8 only pair rows whose indices differ in bits 5..3 (the
-/// eight rows `8h + l` for one `l`), the stages 4, 2, 1 only rows that differ in bits
-/// 2..0 (eight consecutive rows). Stage by stage over all 64 rows spilled the whole
-/// array six times.
+/// Swaps bit field `S` between `g[k]` and `g[k + d]` (`k & d == 0`): one SWAPMOVE stage
+/// on a group of eight rows, the masked XOR as one 3-input operation.
 #[inline(always)]
-pub fn transpose64<L: Lanes>(m: &mut [L; 64]) {
-    /// One stage on a group: swaps bit field `S` between `g[k]` and `g[k + d]`.
-    #[inline(always)]
-    fn stage<L: Lanes, const S: u32>(g: &mut [L; 8], d: usize, mask: u64) {
-        let mask = L::splat(mask);
-        for k in 0..8 {
-            if k & d == 0 {
-                let (a, b) = (g[k], g[k + d]);
-                // t = ((a >> S) ^ b) & mask; b ^= t; a ^= t << S.
-                let t = L::tern::<0x28>(a.shr::<S>(), b, mask);
-                g[k + d] = b.xor(t);
-                g[k] = a.xor(t.shl::<S>());
-            }
+fn swap_stage<L: Lanes, const S: u32>(g: &mut [L; 8], d: usize, mask: u64) {
+    let mask = L::splat(mask);
+    for k in 0..8 {
+        if k & d == 0 {
+            let (a, b) = (g[k], g[k + d]);
+            // t = ((a >> S) ^ b) & mask; b ^= t; a ^= t << S.
+            let t = L::tern::<0x28>(a.shr::<S>(), b, mask);
+            g[k + d] = b.xor(t);
+            g[k] = a.xor(t.shl::<S>());
         }
     }
-    for l in 0..8 {
-        let mut g: [L; 8] = core::array::from_fn(|h| m[8 * h + l]);
-        stage::<L, 32>(&mut g, 4, 0x0000_0000_ffff_ffff);
-        stage::<L, 16>(&mut g, 2, 0x0000_ffff_0000_ffff);
-        stage::<L, 8>(&mut g, 1, 0x00ff_00ff_00ff_00ff);
-        for (h, r) in g.into_iter().enumerate() {
-            m[8 * h + l] = r;
-        }
-    }
+}
+
+/// The stages 32, 16, 8 on one group of eight rows.
+#[inline(always)]
+fn byte_stages<L: Lanes>(g: &mut [L; 8]) {
+    swap_stage::<L, 32>(g, 4, 0x0000_0000_ffff_ffff);
+    swap_stage::<L, 16>(g, 2, 0x0000_ffff_0000_ffff);
+    swap_stage::<L, 8>(g, 1, 0x00ff_00ff_00ff_00ff);
+}
+
+/// The stages 4, 2, 1 of [`transpose64`]: they only pair rows that differ in index bits
+/// 2..0, so each group of eight consecutive rows is done in registers, in place.
+#[inline(always)]
+fn transpose_bits<L: Lanes>(m: &mut [L]) {
     for h in 0..8 {
         let g: &mut [L; 8] = (&mut m[8 * h..8 * h + 8]).try_into().unwrap();
-        stage::<L, 4>(g, 4, 0x0f0f_0f0f_0f0f_0f0f);
-        stage::<L, 2>(g, 2, 0x3333_3333_3333_3333);
-        stage::<L, 1>(g, 1, 0x5555_5555_5555_5555);
+        swap_stage::<L, 4>(g, 4, 0x0f0f_0f0f_0f0f_0f0f);
+        swap_stage::<L, 2>(g, 2, 0x3333_3333_3333_3333);
+        swap_stage::<L, 1>(g, 1, 0x5555_5555_5555_5555);
+    }
+}
+
+/// Rows (or row pairs: the two halves of 16-byte blocks) that a transposition reads,
+/// from memory or from planes. A trait with `#[inline(always)]` methods rather than
+/// closures: closures may stay out-of-line, outside the SIMD entry point's features.
+trait RowSource<L: Lanes, const K: usize> {
+    fn get(&self, i: usize) -> [L; K];
+}
+
+/// Where a transposition writes its rows (or row pairs).
+trait RowSink<L: Lanes, const K: usize> {
+    fn put(&mut self, i: usize, r: [L; K]);
+}
+
+/// The stages 32, 16, 8 of [`transpose64`] on `K` row sets at once: they only pair rows
+/// whose indices differ in bits 5..3, so each group of the eight rows `8h + l` (one `l`)
+/// is done in registers, read from `src` and written to `dst` (memory in or out directly,
+/// no pass of its own).
+#[inline(always)]
+fn transpose_bytes<L: Lanes, const K: usize>(
+    src: &impl RowSource<L, K>,
+    dst: &mut impl RowSink<L, K>,
+) {
+    for l in 0..8 {
+        let mut g = [[L::splat(0); 8]; K];
+        for h in 0..8 {
+            for (gk, rk) in g.iter_mut().zip(src.get(8 * h + l)) {
+                gk[h] = rk;
+            }
+        }
+        for gk in g.iter_mut() {
+            byte_stages(gk);
+        }
+        for h in 0..8 {
+            dst.put(8 * h + l, g.map(|gk| gk[h]));
+        }
+    }
+}
+
+/// `K` sets of 64 planes, set `k` at `64k..64k + 64` (128 planes of 16-byte blocks are
+/// two sets: the low and the high block halves).
+struct PlaneSets<L, const N: usize>([L; N]);
+
+impl<L: Lanes, const N: usize, const K: usize> RowSource<L, K> for PlaneSets<L, N> {
+    #[inline(always)]
+    fn get(&self, i: usize) -> [L; K] {
+        let mut r = [L::splat(0); K];
+        for (k, rk) in r.iter_mut().enumerate() {
+            *rk = self.0[64 * k + i];
+        }
+        r
+    }
+}
+
+impl<L: Lanes, const N: usize, const K: usize> RowSink<L, K> for PlaneSets<L, N> {
+    #[inline(always)]
+    fn put(&mut self, i: usize, r: [L; K]) {
+        for (k, rk) in r.into_iter().enumerate() {
+            self.0[64 * k + i] = rk;
+        }
+    }
+}
+
+/// Blocks in memory, `row` bytes per row: 8-byte blocks give one row set, 16-byte blocks
+/// two ([`Lanes::load16`]); with `other`, rows are read as `data ⊕ other`; as a sink with
+/// `xor`, rows are XORed into `data`.
+struct BlockRows<'a, D> {
+    data: D,
+    other: Option<&'a [u8]>,
+    xor: bool,
+    row: usize,
+}
+
+#[inline(always)]
+fn load_rows<L: Lanes, const K: usize>(b: &[u8]) -> [L; K] {
+    let mut r = [L::splat(0); K];
+    if K == 1 {
+        r[0] = L::load8(b);
+    } else {
+        (r[0], r[1]) = L::load16(b);
+    }
+    r
+}
+
+#[inline(always)]
+fn store_rows<L: Lanes, const K: usize>(r: [L; K], b: &mut [u8]) {
+    if K == 1 {
+        r[0].store8(b);
+    } else {
+        L::store16(r[0], r[1], b);
+    }
+}
+
+impl<L: Lanes, const K: usize> RowSource<L, K> for BlockRows<'_, &[u8]> {
+    #[inline(always)]
+    fn get(&self, i: usize) -> [L; K] {
+        let at = i * self.row;
+        let mut r = load_rows::<L, K>(&self.data[at..]);
+        if let Some(o) = self.other {
+            let t = load_rows::<L, K>(&o[at..]);
+            for k in 0..K {
+                r[k] = r[k].xor(t[k]);
+            }
+        }
+        r
+    }
+}
+
+impl<L: Lanes, const K: usize> RowSink<L, K> for BlockRows<'_, &mut [u8]> {
+    #[inline(always)]
+    fn put(&mut self, i: usize, mut r: [L; K]) {
+        let d = &mut self.data[i * self.row..];
+        if self.xor {
+            let t = load_rows::<L, K>(d);
+            for k in 0..K {
+                r[k] = r[k].xor(t[k]);
+            }
+        }
+        store_rows(r, d);
+    }
+}
+
+/// Transposes 64 rows into 64 planes inside every 64-bit word: afterwards bit `i` of word
+/// `g` of `m[p]` is bit `p` of word `g` of the old `m[i]`. Six SWAPMOVE stages of 32 swaps
+/// each; the transposition is its own inverse.
+///
+/// The stages run in two passes over groups of eight rows ([`transpose_bytes`],
+/// [`transpose_bits`]; the passes commute), each group in registers: stage by stage over
+/// all 64 rows spilled the whole array six times. The block loaders and storers below
+/// run the byte pass straight from and to memory.
+#[inline(always)]
+pub fn transpose64<L: Lanes>(m: &mut [L; 64]) {
+    transpose_bits(m);
+    let src = PlaneSets(*m);
+    let mut dst = PlaneSets(*m);
+    transpose_bytes::<L, 1>(&src, &mut dst);
+    *m = dst.0;
+}
+
+/// Planes from the `64·K` rows of `src`: the byte pass from memory, then the bit pass.
+#[inline(always)]
+fn planes_from_rows<L: Lanes, const K: usize, const N: usize>(
+    src: &impl RowSource<L, K>,
+) -> [L; N] {
+    debug_assert_eq!(N, 64 * K);
+    let mut m = PlaneSets([L::splat(0); N]);
+    transpose_bytes(src, &mut m);
+    for k in 0..K {
+        transpose_bits(&mut m.0[64 * k..64 * k + 64]);
+    }
+    m.0
+}
+
+/// Rows into `dst` from `N = 64·K` planes: the bit pass, then the byte pass to memory.
+#[inline(always)]
+fn rows_from_planes<L: Lanes, const K: usize, const N: usize>(
+    m: &[L; N],
+    dst: &mut impl RowSink<L, K>,
+) {
+    debug_assert_eq!(N, 64 * K);
+    let mut m = PlaneSets(*m);
+    for k in 0..K {
+        transpose_bits(&mut m.0[64 * k..64 * k + 64]);
+    }
+    transpose_bytes(&m, dst);
+}
+
+#[inline(always)]
+fn rows_in<'a>(
+    src: &'a [u8],
+    other: Option<&'a [u8]>,
+    block: usize,
+    w: usize,
+) -> BlockRows<'a, &'a [u8]> {
+    let row = block * w;
+    assert!(src.len() == 64 * row && other.is_none_or(|o| o.len() == 64 * row));
+    BlockRows {
+        data: src,
+        other,
+        xor: false,
+        row,
+    }
+}
+
+#[inline(always)]
+fn rows_out(dst: &mut [u8], xor: bool, block: usize, w: usize) -> BlockRows<'_, &mut [u8]> {
+    let row = block * w;
+    assert_eq!(dst.len(), 64 * row);
+    BlockRows {
+        data: dst,
+        other: None,
+        xor,
+        row,
     }
 }
 
@@ -265,122 +452,51 @@ pub fn transpose64<L: Lanes>(m: &mut [L; 64]) {
 /// as a little-endian u64 (so plane `8k + j` is bit `j`, LSB = 0, of byte `k`).
 #[inline(always)]
 pub fn planes_from_blocks8<L: Lanes>(src: &[u8]) -> [L; 64] {
-    let row = 8 * L::WORDS;
-    debug_assert_eq!(src.len(), 64 * row);
-    let mut m = [L::splat(0); 64];
-    for (i, r) in m.iter_mut().enumerate() {
-        *r = L::load8(&src[i * row..(i + 1) * row]);
-    }
-    transpose64(&mut m);
-    m
+    planes_from_rows::<L, 1, 64>(&rows_in(src, None, 8, L::WORDS))
 }
 
 /// Inverse of [`planes_from_blocks8`].
 #[inline(always)]
-pub fn blocks8_from_planes<L: Lanes>(mut m: [L; 64], dst: &mut [u8]) {
-    let row = 8 * L::WORDS;
-    debug_assert_eq!(dst.len(), 64 * row);
-    transpose64(&mut m);
-    for (i, r) in m.iter().enumerate() {
-        r.store8(&mut dst[i * row..(i + 1) * row]);
-    }
+pub fn blocks8_from_planes<L: Lanes>(m: [L; 64], dst: &mut [u8]) {
+    rows_from_planes::<L, 1, 64>(&m, &mut rows_out(dst, false, 8, L::WORDS));
 }
 
 /// [`planes_from_blocks8`] of `src ⊕ other`, the XOR done on the loaded rows (a CBC
 /// chain's plaintext and previous ciphertext), with no pass over memory of its own.
 #[inline(always)]
 pub fn planes_from_blocks8_xor<L: Lanes>(src: &[u8], other: &[u8]) -> [L; 64] {
-    let row = 8 * L::WORDS;
-    debug_assert!(src.len() == 64 * row && other.len() == 64 * row);
-    let mut m = [L::splat(0); 64];
-    for (i, r) in m.iter_mut().enumerate() {
-        let at = i * row..(i + 1) * row;
-        *r = L::load8(&src[at.clone()]).xor(L::load8(&other[at]));
-    }
-    transpose64(&mut m);
-    m
+    planes_from_rows::<L, 1, 64>(&rows_in(src, Some(other), 8, L::WORDS))
 }
 
 /// [`blocks8_from_planes`] XORed into `dst` (a keystream applied as it is stored).
 #[inline(always)]
-pub fn blocks8_from_planes_xor<L: Lanes>(mut m: [L; 64], dst: &mut [u8]) {
-    let row = 8 * L::WORDS;
-    debug_assert_eq!(dst.len(), 64 * row);
-    transpose64(&mut m);
-    for (i, r) in m.iter().enumerate() {
-        let d = &mut dst[i * row..(i + 1) * row];
-        r.xor(L::load8(d)).store8(d);
-    }
+pub fn blocks8_from_planes_xor<L: Lanes>(m: [L; 64], dst: &mut [u8]) {
+    rows_from_planes::<L, 1, 64>(&m, &mut rows_out(dst, true, 8, L::WORDS));
 }
 
 /// Loads `64·WORDS` 16-byte blocks into 128 planes: plane `8k + j` is bit `j` (LSB = 0) of
 /// byte `k` of each block.
 #[inline(always)]
 pub fn planes_from_blocks16<L: Lanes>(src: &[u8]) -> [L; 128] {
-    let row = 16 * L::WORDS;
-    debug_assert_eq!(src.len(), 64 * row);
-    let mut lo = [L::splat(0); 64];
-    let mut hi = [L::splat(0); 64];
-    for i in 0..64 {
-        (lo[i], hi[i]) = L::load16(&src[i * row..(i + 1) * row]);
-    }
-    transpose64(&mut lo);
-    transpose64(&mut hi);
-    let mut out = [L::splat(0); 128];
-    out[..64].copy_from_slice(&lo);
-    out[64..].copy_from_slice(&hi);
-    out
+    planes_from_rows::<L, 2, 128>(&rows_in(src, None, 16, L::WORDS))
 }
 
 /// Inverse of [`planes_from_blocks16`].
 #[inline(always)]
 pub fn blocks16_from_planes<L: Lanes>(m: &[L; 128], dst: &mut [u8]) {
-    let row = 16 * L::WORDS;
-    debug_assert_eq!(dst.len(), 64 * row);
-    let mut lo: [L; 64] = m[..64].try_into().unwrap();
-    let mut hi: [L; 64] = m[64..].try_into().unwrap();
-    transpose64(&mut lo);
-    transpose64(&mut hi);
-    for i in 0..64 {
-        L::store16(lo[i], hi[i], &mut dst[i * row..(i + 1) * row]);
-    }
+    rows_from_planes::<L, 2, 128>(m, &mut rows_out(dst, false, 16, L::WORDS));
 }
 
 /// [`planes_from_blocks16`] of `src ⊕ other`, the XOR done on the loaded rows.
 #[inline(always)]
 pub fn planes_from_blocks16_xor<L: Lanes>(src: &[u8], other: &[u8]) -> [L; 128] {
-    let row = 16 * L::WORDS;
-    debug_assert!(src.len() == 64 * row && other.len() == 64 * row);
-    let mut lo = [L::splat(0); 64];
-    let mut hi = [L::splat(0); 64];
-    for i in 0..64 {
-        let at = i * row..(i + 1) * row;
-        let (a, b) = L::load16(&src[at.clone()]);
-        let (c, d) = L::load16(&other[at]);
-        (lo[i], hi[i]) = (a.xor(c), b.xor(d));
-    }
-    transpose64(&mut lo);
-    transpose64(&mut hi);
-    let mut out = [L::splat(0); 128];
-    out[..64].copy_from_slice(&lo);
-    out[64..].copy_from_slice(&hi);
-    out
+    planes_from_rows::<L, 2, 128>(&rows_in(src, Some(other), 16, L::WORDS))
 }
 
 /// [`blocks16_from_planes`] XORed into `dst`.
 #[inline(always)]
 pub fn blocks16_from_planes_xor<L: Lanes>(m: &[L; 128], dst: &mut [u8]) {
-    let row = 16 * L::WORDS;
-    debug_assert_eq!(dst.len(), 64 * row);
-    let mut lo: [L; 64] = m[..64].try_into().unwrap();
-    let mut hi: [L; 64] = m[64..].try_into().unwrap();
-    transpose64(&mut lo);
-    transpose64(&mut hi);
-    for i in 0..64 {
-        let d = &mut dst[i * row..(i + 1) * row];
-        let (a, b) = L::load16(d);
-        L::store16(lo[i].xor(a), hi[i].xor(b), d);
-    }
+    rows_from_planes::<L, 2, 128>(m, &mut rows_out(dst, true, 16, L::WORDS));
 }
 
 /// Work generic over the lane type, so one body serves every width; [`run_kernel`] runs it
