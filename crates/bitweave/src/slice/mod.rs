@@ -286,7 +286,11 @@ fn transpose_bytes<L: Lanes, const K: usize>(
             byte_stages(gk);
         }
         for h in 0..8 {
-            dst.put(8 * h + l, g.map(|gk| gk[h]));
+            let mut r = [L::splat(0); K];
+            for (rk, gk) in r.iter_mut().zip(&g) {
+                *rk = gk[h];
+            }
+            dst.put(8 * h + l, r);
         }
     }
 }
@@ -325,6 +329,7 @@ struct BlockRows<'a, D> {
     row: usize,
 }
 
+/// One row of `K` sets from memory: 8-byte blocks (`K = 1`) or 16-byte blocks (`K = 2`).
 #[inline(always)]
 fn load_rows<L: Lanes, const K: usize>(b: &[u8]) -> [L; K] {
     let mut r = [L::splat(0); K];
@@ -336,6 +341,7 @@ fn load_rows<L: Lanes, const K: usize>(b: &[u8]) -> [L; K] {
     r
 }
 
+/// Inverse of [`load_rows`].
 #[inline(always)]
 fn store_rows<L: Lanes, const K: usize>(r: [L; K], b: &mut [u8]) {
     if K == 1 {
