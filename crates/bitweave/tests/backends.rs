@@ -7,6 +7,28 @@ use bitweave::engine::registry;
 use bitweave::{BlockCipher, Cipher, CipherKind, Mode, Suite};
 use rand::{Rng, RngCore, SeedableRng};
 
+/// A random key for `kind`, the `soft` reference under it, and every other backend this
+/// CPU runs under the same key, by name.
+fn soft_and_fast(
+    kind: CipherKind,
+    rng: &mut impl RngCore,
+) -> (Cipher, Vec<(&'static str, Cipher)>) {
+    let mut key = vec![0u8; kind.key_len()];
+    rng.fill_bytes(&mut key);
+    let soft = Cipher::with_backend(kind, &key, Some("soft")).unwrap();
+    let fast = registry::usable(kind)
+        .into_iter()
+        .filter(|b| b.name != "soft")
+        .map(|b| {
+            (
+                b.name,
+                Cipher::with_backend(kind, &key, Some(b.name)).unwrap(),
+            )
+        })
+        .collect();
+    (soft, fast)
+}
+
 #[test]
 fn every_backend_matches_soft() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(2026);
@@ -155,14 +177,8 @@ fn every_interleave_factor_from_1_to_600_matches_soft() {
     let mut runs = 0;
     for kind in CipherKind::ALL {
         let bs = kind.block_size();
-        let mut key = vec![0u8; kind.key_len()];
-        rng.fill_bytes(&mut key);
-        let soft = Cipher::with_backend(kind, &key, Some("soft")).unwrap();
-        for info in registry::usable(kind)
-            .into_iter()
-            .filter(|b| b.name != "soft")
-        {
-            let fast = Cipher::with_backend(kind, &key, Some(info.name)).unwrap();
+        let (soft, backends) = soft_and_fast(kind, &mut rng);
+        for (name, fast) in backends {
             for mode in [Mode::Cbc, Mode::Cfb, Mode::Ofb] {
                 let mut iv = vec![0u8; 600 * bs];
                 rng.fill_bytes(&mut iv);
@@ -181,9 +197,9 @@ fn every_interleave_factor_from_1_to_600_matches_soft() {
                     let iv = &iv[..n * bs];
                     let want = params.encrypt_all(&soft, iv, &pt).unwrap();
                     let got = params.encrypt_all(&fast, iv, &pt).unwrap();
-                    assert!(got == want, "{kind}-{mode} x{n} on {} len {len}", info.name);
+                    assert!(got == want, "{kind}-{mode} x{n} on {name} len {len}");
                     let back = params.decrypt_all(&fast, iv, &got).unwrap();
-                    assert!(back == pt, "{kind}-{mode} x{n} decrypt on {}", info.name);
+                    assert!(back == pt, "{kind}-{mode} x{n} decrypt on {name}");
                     runs += 1;
                 }
             }
@@ -206,14 +222,8 @@ fn cbc_and_cfb_decrypt_rows_match_soft_over_whole_rows_and_calls() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(4096);
     for kind in CipherKind::ALL {
         let bs = kind.block_size();
-        let mut key = vec![0u8; kind.key_len()];
-        rng.fill_bytes(&mut key);
-        let soft = Cipher::with_backend(kind, &key, Some("soft")).unwrap();
-        for info in registry::usable(kind)
-            .into_iter()
-            .filter(|b| b.name != "soft")
-        {
-            let fast = Cipher::with_backend(kind, &key, Some(info.name)).unwrap();
+        let (soft, backends) = soft_and_fast(kind, &mut rng);
+        for (backend, fast) in backends {
             for (name, f) in modes {
                 for n in [1usize, 2, 3, 4, 5, 8, 12, 32, 36, 64, 128, 600] {
                     for rows in [1usize, 2, 4, 9] {
@@ -229,16 +239,8 @@ fn cbc_and_cfb_decrypt_rows_match_soft_over_whole_rows_and_calls() {
                             f(&fast, &mut prev, a);
                         }
                         f(&fast, &mut prev, b);
-                        assert!(
-                            got == want,
-                            "{kind} {name} x{n} {rows} rows on {}",
-                            info.name
-                        );
-                        assert!(
-                            prev == want_prev,
-                            "{kind} {name} x{n} prev on {}",
-                            info.name
-                        );
+                        assert!(got == want, "{kind} {name} x{n} {rows} rows on {backend}");
+                        assert!(prev == want_prev, "{kind} {name} x{n} prev on {backend}");
                     }
                 }
             }
@@ -254,14 +256,8 @@ fn chains_over_many_slabs_match_soft() {
     use bitweave::cipher::Feedback;
     let mut rng = rand::rngs::StdRng::seed_from_u64(8192);
     let kind = CipherKind::Aes128;
-    let mut key = vec![0u8; kind.key_len()];
-    rng.fill_bytes(&mut key);
-    let soft = Cipher::with_backend(kind, &key, Some("soft")).unwrap();
-    for info in registry::usable(kind)
-        .into_iter()
-        .filter(|b| b.name != "soft")
-    {
-        let fast = Cipher::with_backend(kind, &key, Some(info.name)).unwrap();
+    let (soft, backends) = soft_and_fast(kind, &mut rng);
+    for (name, fast) in backends {
         for fb in [Feedback::Cbc, Feedback::Cfb, Feedback::Ofb] {
             // 64 streams: 1 KiB rows, 256 per slab; 300 KiB crosses a slab boundary.
             for (n, rows) in [(64usize, 300usize), (1024, 40)] {
@@ -276,8 +272,8 @@ fn chains_over_many_slabs_match_soft() {
                 let (a, b) = got.split_at_mut(rows / 3 * row);
                 fast.encrypt_chains(fb, &mut state, a);
                 fast.encrypt_chains(fb, &mut state, b);
-                assert!(got == want, "{fb:?} x{n} {rows} rows on {}", info.name);
-                assert!(state == want_state, "{fb:?} x{n} state on {}", info.name);
+                assert!(got == want, "{fb:?} x{n} {rows} rows on {name}");
+                assert!(state == want_state, "{fb:?} x{n} state on {name}");
             }
         }
     }

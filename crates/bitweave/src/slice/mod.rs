@@ -319,12 +319,16 @@ impl<L: Lanes, const N: usize, const K: usize> RowSink<L, K> for PlaneSets<L, N>
     }
 }
 
-/// Blocks in memory, `row` bytes per row: 8-byte blocks give one row set, 16-byte blocks
-/// two ([`Lanes::load16`]); with `other`, rows are read as `data ⊕ other`; as a sink with
-/// `xor`, rows are XORed into `data`.
-struct BlockRows<'a, D> {
-    data: D,
+/// Blocks in memory read as rows, `row` bytes each, as `src ⊕ other` when `other` is given.
+struct BlocksIn<'a> {
+    src: &'a [u8],
     other: Option<&'a [u8]>,
+    row: usize,
+}
+
+/// Blocks in memory written as rows, `row` bytes each, XORed into `dst` when `xor`.
+struct BlocksOut<'a> {
+    dst: &'a mut [u8],
     xor: bool,
     row: usize,
 }
@@ -351,11 +355,11 @@ fn store_rows<L: Lanes, const K: usize>(r: [L; K], b: &mut [u8]) {
     }
 }
 
-impl<L: Lanes, const K: usize> RowSource<L, K> for BlockRows<'_, &[u8]> {
+impl<L: Lanes, const K: usize> RowSource<L, K> for BlocksIn<'_> {
     #[inline(always)]
     fn get(&self, i: usize) -> [L; K] {
         let at = i * self.row;
-        let mut r = load_rows::<L, K>(&self.data[at..]);
+        let mut r = load_rows::<L, K>(&self.src[at..]);
         if let Some(o) = self.other {
             let t = load_rows::<L, K>(&o[at..]);
             for k in 0..K {
@@ -366,10 +370,10 @@ impl<L: Lanes, const K: usize> RowSource<L, K> for BlockRows<'_, &[u8]> {
     }
 }
 
-impl<L: Lanes, const K: usize> RowSink<L, K> for BlockRows<'_, &mut [u8]> {
+impl<L: Lanes, const K: usize> RowSink<L, K> for BlocksOut<'_> {
     #[inline(always)]
     fn put(&mut self, i: usize, mut r: [L; K]) {
-        let d = &mut self.data[i * self.row..];
+        let d = &mut self.dst[i * self.row..];
         if self.xor {
             let t = load_rows::<L, K>(d);
             for k in 0..K {
@@ -390,11 +394,7 @@ impl<L: Lanes, const K: usize> RowSink<L, K> for BlockRows<'_, &mut [u8]> {
 /// run the byte pass straight from and to memory.
 #[inline(always)]
 pub fn transpose64<L: Lanes>(m: &mut [L; 64]) {
-    transpose_bits(m);
-    let src = PlaneSets(*m);
-    let mut dst = PlaneSets(*m);
-    transpose_bytes::<L, 1>(&src, &mut dst);
-    *m = dst.0;
+    *m = planes_from_rows::<L, 1, 64>(&PlaneSets(*m));
 }
 
 /// Planes from the `64·K` rows of `src`: the byte pass from memory, then the bit pass.
@@ -426,32 +426,17 @@ fn rows_from_planes<L: Lanes, const K: usize, const N: usize>(
 }
 
 #[inline(always)]
-fn rows_in<'a>(
-    src: &'a [u8],
-    other: Option<&'a [u8]>,
-    block: usize,
-    w: usize,
-) -> BlockRows<'a, &'a [u8]> {
+fn rows_in<'a>(src: &'a [u8], other: Option<&'a [u8]>, block: usize, w: usize) -> BlocksIn<'a> {
     let row = block * w;
     assert!(src.len() == 64 * row && other.is_none_or(|o| o.len() == 64 * row));
-    BlockRows {
-        data: src,
-        other,
-        xor: false,
-        row,
-    }
+    BlocksIn { src, other, row }
 }
 
 #[inline(always)]
-fn rows_out(dst: &mut [u8], xor: bool, block: usize, w: usize) -> BlockRows<'_, &mut [u8]> {
+fn rows_out(dst: &mut [u8], xor: bool, block: usize, w: usize) -> BlocksOut<'_> {
     let row = block * w;
     assert_eq!(dst.len(), 64 * row);
-    BlockRows {
-        data: dst,
-        other: None,
-        xor,
-        row,
-    }
+    BlocksOut { dst, xor, row }
 }
 
 /// Loads `64·WORDS` 8-byte blocks into 64 planes: plane `p` holds bit `p` of each block read
