@@ -209,7 +209,7 @@ const CHAIN_SLAB_BYTES: usize = 256 * 1024;
 /// How many rows ahead a chain group prefetches its next blocks: a group walks down the
 /// rows with a stride of a row, a pattern the hardware prefetchers do not follow, so on
 /// inputs larger than the caches each row would otherwise wait for memory. (On 64 MiB,
-/// 8 rows ran one thread 10-15 % faster than 4; 12 and 16 no faster than 8.)
+/// 8 rows ran one thread about 10 % faster than 4; 12 and 16 no faster than 8.)
 const PREFETCH_ROWS: usize = 8;
 
 /// CFB8 encryption with the shift register in an XMM register: per byte one AES-NI block
