@@ -249,8 +249,8 @@ fn cbc_and_cfb_decrypt_rows_match_soft_over_whole_rows_and_calls() {
 }
 
 /// Interleaved CBC/CFB/OFB encryption over more rows than one pass of the backend takes
-/// (the VAES groups walk 256 KiB slabs and prefetch rows of the next one), in two calls,
-/// against `soft` — every AES backend.
+/// (the VAES groups walk 256 KiB slabs and prefetch rows of the next one), in two calls
+/// and as two halves of row segments, against `soft` — every AES backend.
 #[test]
 fn chains_over_many_slabs_match_soft() {
     use bitweave::cipher::Feedback;
@@ -274,6 +274,21 @@ fn chains_over_many_slabs_match_soft() {
                 fast.encrypt_chains(fb, &mut state, b);
                 assert!(got == want, "{fb:?} x{n} {rows} rows on {name}");
                 assert!(state == want_state, "{fb:?} x{n} state on {name}");
+
+                // As the multi-core engine hands them out: each half of the columns as
+                // row segments (slabs then count the rows' full stride), in one call.
+                let (mut got, mut state) = (data.clone(), iv.clone());
+                let half = row / 2;
+                let (left, right): (Vec<_>, Vec<_>) = got
+                    .chunks_exact_mut(row)
+                    .map(|r| r.split_at_mut(half))
+                    .unzip();
+                let (st_left, st_right) = state.split_at_mut(half);
+                for (st, mut segs) in [(st_left, left), (st_right, right)] {
+                    fast.encrypt_chain_rows(fb, st, &mut segs);
+                }
+                assert!(got == want, "{fb:?} x{n} {rows} rows in halves on {name}");
+                assert!(state == want_state, "{fb:?} x{n} state in halves on {name}");
             }
         }
     }
