@@ -834,7 +834,8 @@ impl BlockCipher for AesX86 {
         // than the caches that stride defeats the prefetchers and the TLB, so the rows go
         // in slabs that stay in L2 while every group passes over them. A slab is sized by
         // the address range its rows span: when threads split the chains, a thread's rows
-        // are segments of longer rows, and the hardware still pulls in their neighbours.
+        // are segments of longer rows (sizing by the segments was up to 10 % slower on
+        // two threads, 64 MiB).
         let stride = match rows {
             [a, b, ..] => (b.as_ptr() as usize).abs_diff(a.as_ptr() as usize),
             _ => 0,
