@@ -143,7 +143,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
     let (suites, variants) = selected(&args.ciphers)?;
     let tsc_hz = clock::tsc_hz();
     let budget = Duration::from_millis(args.time_ms.max(1));
-    let sweep = args.threads.iter().any(|&t| t != 1);
+    let sweep = is_thread_sweep(&args);
     if !args.json {
         println!(
             "bitweave bench: {} B buffers, cycles = TSC at {:.2} GHz, best of 3 alternating runs; peers on 1 thread: {}, libgcrypt {}",
@@ -228,6 +228,11 @@ pub fn run(args: BenchArgs) -> Result<()> {
     finish(&args, &rows, &[])
 }
 
+/// Whether the run compares thread counts (and so also times the memory pass).
+fn is_thread_sweep(args: &BenchArgs) -> bool {
+    args.threads.iter().any(|&t| t != 1)
+}
+
 /// A buffer that starts on a cache line, as `openssl speed` aligns its buffers. Threads
 /// that split data in place then never write into the same line; with the 16-byte
 /// alignment `malloc` gives large buffers, every row of interleaved chains split across
@@ -241,14 +246,14 @@ struct LineAligned {
 impl LineAligned {
     const LINE: usize = 64;
 
-    fn copy_of(data: &[u8]) -> Self {
-        let mut backing = vec![0u8; data.len() + Self::LINE];
+    /// `len` zero bytes.
+    fn zeroed(len: usize) -> Self {
+        let backing = vec![0u8; len + Self::LINE];
         let start = backing.as_ptr().align_offset(Self::LINE);
-        backing[start..start + data.len()].copy_from_slice(data);
         Self {
             backing,
             start,
-            len: data.len(),
+            len,
         }
     }
 
@@ -464,7 +469,8 @@ fn measure(
     // In place where the mode allows it (as `openssl speed` does): one pass over memory.
     // Otherwise through an output buffer whose pages are touched now, so no measurement
     // pays first-touch page faults.
-    let mut buf = LineAligned::copy_of(&input);
+    let mut buf = LineAligned::zeroed(size);
+    buf.bytes().copy_from_slice(&input);
     let in_place = crypter.update_in_place(buf.bytes()).is_ok();
     let mut out = vec![1u8; size + bs];
     out.clear();
@@ -488,11 +494,7 @@ fn measure(
     let mut gcry = gcrypt_peer::Peer::new(suite, dir, &key, peer_iv);
 
     // In a thread sweep, the memory system's limit on the same buffer size and threads.
-    let mut pass_data = args
-        .threads
-        .iter()
-        .any(|&t| t != 1)
-        .then(|| LineAligned::copy_of(&vec![0x5au8; size]));
+    let mut pass_data = is_thread_sweep(args).then(|| LineAligned::zeroed(size));
     let mut memory_best: Option<f64> = None;
 
     let (mut best_ours, mut best_ossl, mut best_gcry) = (f64::MAX, f64::MAX, f64::MAX);
