@@ -61,8 +61,9 @@ fn output_is_independent_of_thread_count() {
 }
 
 /// Interleaved chains on inputs above 16 MiB, where the engine splits the columns only
-/// into shares of at least 4 KiB of every row (so 128 streams stay on one thread and 1024
-/// split): the same bytes as one thread, with a partial final row.
+/// into shares of at least the backend's `min_streamed_share` (4 KiB of every row on
+/// AES-NI/VAES: 128 streams stay on one thread, 1024 split): the same bytes as one
+/// thread, with a partial final row.
 #[test]
 fn large_interleaved_inputs_are_independent_of_thread_count() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(66);

@@ -76,6 +76,15 @@ pub trait BlockCipher: Send + Sync {
         }
     }
 
+    /// The least share of every row, in bytes, each thread should get when interleaved
+    /// chains on a large call (rows streamed from memory) are split across threads. A
+    /// backend fast enough to be bound by memory bandwidth sets it: with narrow shares,
+    /// threads streaming neighbouring columns slowed each other down. The default, 0,
+    /// allows any split (a compute-bound backend gains from every thread).
+    fn min_streamed_share(&self) -> usize {
+        0
+    }
+
     /// XORs a counter-mode keystream into `data`: block i gets E(counter + i), the whole
     /// block being one big-endian integer that wraps; a final partial block takes the
     /// leading bytes of its keystream block. Advances `counter` past every block touched.
@@ -452,6 +461,9 @@ impl BlockCipher for Cipher {
     }
     fn encrypt_chain_rows(&self, feedback: Feedback, state: &mut [u8], rows: &mut [&mut [u8]]) {
         self.backend.encrypt_chain_rows(feedback, state, rows)
+    }
+    fn min_streamed_share(&self) -> usize {
+        self.backend.min_streamed_share()
     }
     fn cfb8_encrypt(&self, reg: &mut [u8], data: &mut [u8]) {
         self.backend.cfb8_encrypt(reg, data)

@@ -19,13 +19,6 @@ use crate::engine::parallel;
 /// from the caches (the L3 here is 32 MiB; the CLI streams in 1 MiB pieces).
 const STREAMED_BYTES: usize = 16 << 20;
 
-/// The least share of every row a thread gets when the rows come from memory. With
-/// narrower shares two threads ran slower than one on 64 MiB (128 chains, 1 KiB shares:
-/// 0.72×; 256 chains, 2 KiB: 0.91×; 512 chains, 4 KiB: 1.08×) — likely each thread's
-/// hardware prefetchers fetching lines of its neighbour's columns — while from the caches
-/// the same splits gain 1.28×, 1.35× and 1.49× (8 MiB).
-const MIN_STREAMED_SHARE: usize = 4096;
-
 /// The N feedback blocks of N interleaved streams (the IVs at first).
 pub(crate) struct Chain {
     row: Vec<u8>,
@@ -83,15 +76,16 @@ impl Chain {
     /// the backend's chain primitive, then a final short row (fewer than N blocks, the last
     /// one possibly partial) zero-filled to whole blocks on the running streams' prefix.
     /// With `parts` > 1 the streams are cut into that many contiguous groups of columns
-    /// (whole batches of the backend; on large calls no narrower than
-    /// [`MIN_STREAMED_SHARE`]), each run down every row on its own thread.
+    /// (whole batches of the backend; on large calls no narrower than the backend's
+    /// `min_streamed_share`), each run down every row on its own thread.
     fn serial(&mut self, c: &dyn BlockCipher, fb: Feedback, data: &mut [u8], parts: usize) {
         let row_len = self.row.len();
         let bs = c.block_size();
         let whole = data.len() / row_len * row_len;
         let (body, tail) = data.split_at_mut(whole);
-        let parts = if body.len() > STREAMED_BYTES {
-            parts.min(row_len / MIN_STREAMED_SHARE).max(1)
+        let share = c.min_streamed_share();
+        let parts = if body.len() > STREAMED_BYTES && share > 0 {
+            parts.min(row_len / share).max(1)
         } else {
             parts
         };
