@@ -248,18 +248,18 @@ fn cbc_and_cfb_decrypt_rows_match_soft_over_whole_rows_and_calls() {
     }
 }
 
-/// Interleaved CBC/CFB/OFB encryption over more rows than one pass of the backend takes
-/// (the VAES groups walk 256 KiB slabs and prefetch rows of the next one), in two calls
-/// and as two halves of row segments, against `soft` — every AES backend.
+/// Interleaved CBC/CFB/OFB encryption in two calls, and as two halves of row segments
+/// spread over more address range than the caches hold (there the VAES groups walk the
+/// rows in 256 KiB slabs and prefetch rows of the next one), against `soft` — every AES
+/// backend.
 #[test]
 fn chains_over_many_slabs_match_soft() {
-    use bitweave::cipher::Feedback;
+    use bitweave::cipher::{Feedback, STREAMED_BYTES};
     let mut rng = rand::rngs::StdRng::seed_from_u64(8192);
     let kind = CipherKind::Aes128;
     let (soft, backends) = soft_and_fast(kind, &mut rng);
     for (name, fast) in backends {
         for fb in [Feedback::Cbc, Feedback::Cfb, Feedback::Ofb] {
-            // 64 streams: 1 KiB rows, 256 per slab; 300 KiB crosses a slab boundary.
             for (n, rows) in [(64usize, 300usize), (1024, 40)] {
                 let row = n * 16;
                 let mut iv = vec![0u8; row];
@@ -276,17 +276,31 @@ fn chains_over_many_slabs_match_soft() {
                 assert!(state == want_state, "{fb:?} x{n} state on {name}");
 
                 // As the multi-core engine hands them out: each half of the columns as
-                // row segments (slabs then count the rows' full stride), in one call.
-                let (mut got, mut state) = (data.clone(), iv.clone());
+                // row segments, in one call. The rows sit `spread` bytes apart so that
+                // they span more than `STREAMED_BYTES`, which the backend walks in slabs
+                // sized by that stride (4 rows per slab for 64 streams, 1 for 1024).
+                let spread = (STREAMED_BYTES / (rows - 1) + 64)
+                    .next_multiple_of(64)
+                    .max(row);
+                let mut spaced = vec![0u8; rows * spread];
+                for (to, from) in spaced.chunks_exact_mut(spread).zip(data.chunks(row)) {
+                    to[..row].copy_from_slice(from);
+                }
+                let mut state = iv.clone();
                 let half = row / 2;
-                let (left, right): (Vec<_>, Vec<_>) = got
-                    .chunks_exact_mut(row)
-                    .map(|r| r.split_at_mut(half))
+                let (left, right): (Vec<_>, Vec<_>) = spaced
+                    .chunks_exact_mut(spread)
+                    .map(|r| r[..row].split_at_mut(half))
                     .unzip();
                 let (st_left, st_right) = state.split_at_mut(half);
                 for (st, mut segs) in [(st_left, left), (st_right, right)] {
                     fast.encrypt_chain_rows(fb, st, &mut segs);
                 }
+                let got: Vec<u8> = spaced
+                    .chunks_exact(spread)
+                    .flat_map(|r| &r[..row])
+                    .copied()
+                    .collect();
                 assert!(got == want, "{fb:?} x{n} {rows} rows in halves on {name}");
                 assert!(state == want_state, "{fb:?} x{n} state in halves on {name}");
             }

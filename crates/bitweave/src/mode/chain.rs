@@ -12,12 +12,8 @@
 
 use zeroize::Zeroize;
 
-use crate::cipher::{BlockCipher, Feedback};
+use crate::cipher::{BlockCipher, Feedback, STREAMED_BYTES};
 use crate::engine::parallel;
-
-/// Above this many bytes in one call, the rows are taken to come from memory rather than
-/// from the caches (the L3 here is 32 MiB; the CLI streams in 1 MiB pieces).
-const STREAMED_BYTES: usize = 16 << 20;
 
 /// The N feedback blocks of N interleaved streams (the IVs at first).
 pub(crate) struct Chain {
