@@ -76,6 +76,27 @@ pub trait BlockCipher: Send + Sync {
         wipe(&mut ks);
     }
 
+    /// CFB1 encryption of one stream, in place, most significant bit first: each bit of
+    /// `data` is XORed with the first bit of E(`reg`), and the ciphertext bit is shifted
+    /// into `reg` (one block). Serial by nature, one cipher call per bit; the default makes
+    /// one [`encrypt_blocks`](Self::encrypt_blocks) call per bit, a backend may keep `reg`
+    /// in a register for the whole run.
+    fn cfb1_encrypt(&self, reg: &mut [u8], data: &mut [u8]) {
+        let mut ks = reg.to_vec();
+        for b in data.iter_mut() {
+            let mut out = 0u8;
+            for bit in (0..8).rev() {
+                ks.copy_from_slice(reg);
+                self.encrypt_blocks(&mut ks);
+                let c = ((*b >> bit) & 1) ^ (ks[0] >> 7);
+                out |= c << bit;
+                shift_left_one_bit(reg, c);
+            }
+            *b = out;
+        }
+        wipe(&mut ks);
+    }
+
     /// [`encrypt_chains`](Self::encrypt_chains) over a group of the chains, whose blocks in
     /// row r are `rows[r]` (each as long as `state`, their feedback blocks): the rows need
     /// not be contiguous, so the multi-core engine can give each thread a contiguous group
@@ -231,6 +252,16 @@ pub fn add_be(counter: &mut [u8], n: u64) {
             counter.copy_from_slice(&v.to_be_bytes());
         }
         other => unreachable!("block sizes are 8 or 16, not {other}"),
+    }
+}
+
+/// Shifts a big-endian register left by one bit, `bit` (0 or 1) entering at the bottom.
+pub(crate) fn shift_left_one_bit(reg: &mut [u8], bit: u8) {
+    let mut carry = bit;
+    for b in reg.iter_mut().rev() {
+        let out = *b >> 7;
+        *b = (*b << 1) | carry;
+        carry = out;
     }
 }
 
@@ -478,6 +509,9 @@ impl BlockCipher for Cipher {
     }
     fn cfb8_encrypt(&self, reg: &mut [u8], data: &mut [u8]) {
         self.backend.cfb8_encrypt(reg, data)
+    }
+    fn cfb1_encrypt(&self, reg: &mut [u8], data: &mut [u8]) {
+        self.backend.cfb1_encrypt(reg, data)
     }
     fn ctr_keystream_xor(&self, counter: &mut [u8], data: &mut [u8]) {
         self.backend.ctr_keystream_xor(counter, data)

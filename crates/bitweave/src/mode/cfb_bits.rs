@@ -4,7 +4,7 @@
 //! The registers of K streams sit side by side, so one backend call advances K streams
 //! (multi-stream); a single message is the case K = 1.
 
-use crate::cipher::BlockCipher;
+use crate::cipher::{shift_left_one_bit, BlockCipher};
 
 /// The shift registers of K streams (K blocks, contiguous).
 pub(crate) struct ShiftRegisters {
@@ -87,12 +87,8 @@ impl ShiftRegisters {
     pub(crate) fn cfb1(&mut self, c: &dyn BlockCipher, data: &mut [u8], decrypt: bool) {
         if decrypt {
             self.decrypt_batched(c, data, 1);
-            return;
-        }
-        for i in 0..data.len() {
-            for bit in (0..8).rev() {
-                self.cfb1_step(c, &mut data[i..i + 1], bit, decrypt);
-            }
+        } else {
+            c.cfb1_encrypt(&mut self.regs[..self.bs], data);
         }
     }
 
@@ -154,15 +150,5 @@ fn register_at_bit(window: &[u8], bit: usize, out: &mut [u8]) {
     } else {
         let x = u64::from_be_bytes(window[q..q + 8].try_into().unwrap());
         out.copy_from_slice(&((x << r) | next as u64).to_be_bytes());
-    }
-}
-
-/// Shifts a big-endian register left by one bit, bringing `bit` in at the bottom.
-fn shift_left_one_bit(reg: &mut [u8], bit: u8) {
-    let mut carry = bit;
-    for b in reg.iter_mut().rev() {
-        let out = *b >> 7;
-        *b = (*b << 1) | carry;
-        carry = out;
     }
 }

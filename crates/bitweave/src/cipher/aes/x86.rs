@@ -228,20 +228,67 @@ fn prefetch_ahead<const LINES: usize>(at: *const u8, remaining: usize) {
     }
 }
 
+/// AES encryption rounds 1 to `rounds` of a block whose round-0 XOR is done: the
+/// shift-register modes fold their feedback into that XOR.
+#[target_feature(enable = "aes,sse2")]
+fn rounds_after_first(k: &[__m128i; 15], rounds: usize, mut s: __m128i) -> __m128i {
+    for kr in &k[1..rounds] {
+        s = _mm_aesenc_si128(s, *kr);
+    }
+    _mm_aesenclast_si128(s, k[rounds])
+}
+
 /// CFB8 encryption with the shift register in an XMM register: per byte one AES-NI block
-/// (the latency chain), one XOR, and a byte shift that brings the ciphertext byte in.
+/// (the latency chain) and two vector operations after it. The register's byte shift and
+/// the plaintext byte do not depend on the keystream, so they are ready (with round key
+/// 0) before it: the next input is `(k0 ⊕ shift(r) ⊕ p at byte 15) ⊕ (E(r) moved to byte
+/// 15)`, since C = P ⊕ E(r)₀ lands in byte 15.
 #[target_feature(enable = "aes,sse2")]
 unsafe fn cfb8_encrypt_aesni(keys: &RoundKeys, rounds: usize, reg: &mut [u8], data: &mut [u8]) {
     let k = load_keys_128(keys, rounds);
     let mut r = _mm_loadu_si128(reg.as_ptr().cast());
+    let mut x = _mm_xor_si128(r, k[0]);
     for b in data.iter_mut() {
-        let ks = block_aesni::<false>(&k, rounds, r);
-        let c = *b ^ (_mm_cvtsi128_si32(ks) as u8);
-        *b = c;
-        r = _mm_or_si128(
-            _mm_srli_si128(r, 1),
-            _mm_slli_si128(_mm_cvtsi32_si128(c as i32), 15),
-        );
+        let ks = rounds_after_first(&k, rounds, x);
+        let p = _mm_slli_si128(_mm_cvtsi32_si128(*b as i32), 15);
+        let ready = _mm_xor_si128(_mm_srli_si128(r, 1), p);
+        r = _mm_xor_si128(ready, _mm_slli_si128(ks, 15));
+        x = _mm_xor_si128(_mm_xor_si128(ready, k[0]), _mm_slli_si128(ks, 15));
+        *b ^= _mm_cvtsi128_si32(ks) as u8;
+    }
+    _mm_storeu_si128(reg.as_mut_ptr().cast(), r);
+}
+
+/// CFB1 encryption with the shift register in an XMM register, in the block's byte
+/// order: per bit one AES-NI block (the latency chain) and four vector operations after
+/// it. The register's one-bit shift (each byte doubled and topped up with the top bit of
+/// the byte after it) and the plaintext bit do not depend on the keystream, so they are
+/// ready (with round key 0) before it; after it, only the keystream's first bit is moved
+/// to the register's last bit.
+#[target_feature(enable = "aes,sse2")]
+unsafe fn cfb1_encrypt_aesni(keys: &RoundKeys, rounds: usize, reg: &mut [u8], data: &mut [u8]) {
+    let k = load_keys_128(keys, rounds);
+    let ones = _mm_set1_epi8(1);
+    let last_bit = _mm_slli_si128(_mm_cvtsi32_si128(1), 15);
+    let mut r = _mm_loadu_si128(reg.as_ptr().cast());
+    let mut x = _mm_xor_si128(r, k[0]);
+    for b in data.iter_mut() {
+        let mut out = 0u8;
+        for bit in (0..8).rev() {
+            let ks = rounds_after_first(&k, rounds, x);
+            let p = (*b >> bit) & 1;
+            let shifted = _mm_or_si128(
+                _mm_add_epi8(r, r),
+                _mm_and_si128(_mm_srli_epi16(_mm_srli_si128(r, 1), 7), ones),
+            );
+            let ready = _mm_xor_si128(shifted, _mm_slli_si128(_mm_cvtsi32_si128(p as i32), 15));
+            // The keystream's top bit (bit 7 of byte 0) to bit 0 of byte 15.
+            let c = _mm_and_si128(_mm_slli_si128(_mm_srli_epi64(ks, 7), 15), last_bit);
+            r = _mm_xor_si128(ready, c);
+            x = _mm_xor_si128(_mm_xor_si128(ready, k[0]), c);
+            out |= (p ^ ((_mm_cvtsi128_si32(ks) as u8) >> 7)) << bit;
+        }
+        *b = out;
     }
     _mm_storeu_si128(reg.as_mut_ptr().cast(), r);
 }
@@ -890,6 +937,12 @@ impl BlockCipher for AesX86 {
         assert_eq!(reg.len(), 16, "one block");
         // SAFETY: an AesX86 exists only where AES-NI was detected.
         unsafe { cfb8_encrypt_aesni(&self.enc, self.rounds, reg, data) }
+    }
+
+    fn cfb1_encrypt(&self, reg: &mut [u8], data: &mut [u8]) {
+        assert_eq!(reg.len(), 16, "one block");
+        // SAFETY: an AesX86 exists only where AES-NI was detected.
+        unsafe { cfb1_encrypt_aesni(&self.enc, self.rounds, reg, data) }
     }
 
     fn min_streamed_share(&self) -> usize {
