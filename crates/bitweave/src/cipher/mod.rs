@@ -24,9 +24,9 @@ pub const MAX_BLOCK: usize = 16;
 pub const STREAMED_BYTES: usize = 16 << 20;
 
 /// How far ahead of the bytes it works on a streaming kernel prefetches. On 64 MiB the
-/// hardware prefetchers alone held one core at ~36 GB/s (a plain in-place pass's rate);
-/// with too few lines in flight to cover memory latency. Prefetching 4, 8, 16, 32 or
-/// 64 KiB ahead, VAES-512 ECB ran at 40, 46, 50, 48 and 48 GB/s, near its in-cache rate.
+/// hardware prefetchers alone held one core at ~36 GB/s, a plain in-place pass's rate:
+/// too few lines in flight to cover memory latency. Prefetching 4, 8, 16, 32 or 64 KiB
+/// ahead, VAES-512 ECB ran at 40, 46, 50, 48 and 48 GB/s, near its in-cache rate.
 pub const STREAM_PREFETCH_BYTES: usize = 16 * 1024;
 
 /// A keyed block-cipher backend: encrypts or decrypts batches of independent blocks.
