@@ -260,7 +260,7 @@ fn chains_over_many_slabs_match_soft() {
     let (soft, backends) = soft_and_fast(kind, &mut rng);
     for (name, fast) in backends {
         for fb in [Feedback::Cbc, Feedback::Cfb, Feedback::Ofb] {
-            for (n, rows) in [(64usize, 300usize), (1024, 40)] {
+            for (n, rows) in [(64usize, 300usize), (64, 600), (1024, 40)] {
                 let row = n * 16;
                 let mut iv = vec![0u8; row];
                 rng.fill_bytes(&mut iv);
@@ -278,7 +278,8 @@ fn chains_over_many_slabs_match_soft() {
                 // As the multi-core engine hands them out: each half of the columns as
                 // row segments, in one call. The rows sit `spread` bytes apart so that
                 // they span more than `STREAMED_BYTES`, which the backend walks in slabs
-                // sized by that stride (4 rows per slab for 64 streams, 1 for 1024).
+                // sized by that stride (4 or 9 rows per slab for 64 streams, 1 for 1024:
+                // both ways of prefetching the next slab).
                 let spread = (STREAMED_BYTES / (rows - 1) + 64)
                     .next_multiple_of(64)
                     .max(row);

@@ -544,6 +544,7 @@ macro_rules! chains_fn {
                 // AESENCLAST(x, k) ⊕ v`). Only the R chain registers stay live across
                 // the rounds; everything else is loaded when the last round needs it.
                 let n = rows.len();
+                let row_len = rows.first().map_or(1, |r| r.len());
                 let mut x: [$vec; R] = core::array::from_fn(|i| {
                     let s = $xor($load(st.add(i * REG).cast()), k[0]);
                     match fb {
@@ -559,19 +560,30 @@ macro_rules! chains_fn {
                     }
                     let p = rows[j].as_mut_ptr().add(off);
                     let next = rows.get(j + 1).map(|r| r.as_ptr().add(off));
-                    // The group's blocks one slab ahead, row for row: the walk's row
-                    // stride is a pattern the hardware prefetchers do not follow, so this
-                    // fills L2 with the next slab while this one is worked on. (Measured
-                    // on 64 MiB against a fixed 4 or 8 rows ahead, which for wide rows
-                    // reached a MiB ahead and for narrow ones too few rows: equal for
-                    // 128-1024 chains, 1.05x for 2048, 1.4x for 4096-8192.)
-                    if let Some(r) = ahead.get(j) {
-                        // R·REG/64 + 1 lines from the one holding the first block: the last
+                    // The next slab, prefetched at the pace of the walk (the walk's row
+                    // stride is a pattern the hardware prefetchers do not follow). With
+                    // eight rows or more per slab, in memory order: the groups pass over
+                    // a slab register group by register group, so step (this group, row
+                    // j) fetches the R·REG bytes at the same position of the next slab
+                    // read as one stream. With fewer (rows longer than 32 KiB), each
+                    // group fetches its own blocks of the next slab, row for row. Measured
+                    // on 64 MiB, one thread, memory order against row for row: 128 chains
+                    // 1.08-1.19x, 1024 chains 1.04-1.07x, 2048 equal, 4096 0.85-0.90x
+                    // (hence the rule). Row for row in turn had beaten a fixed 4 or 8
+                    // rows ahead by up to 1.4x (session 5).
+                    let (ahead_row, col) = if n >= 8 {
+                        let lin = off * n + j * R * REG;
+                        (lin / row_len, lin % row_len)
+                    } else {
+                        (j, off)
+                    };
+                    if let Some(r) = ahead.get(ahead_row) {
+                        // R·REG/64 + 1 lines from the one holding the first byte: the last
                         // is where the blocks spill over when rows do not start on a line
                         // (malloc gives large buffers 16-byte alignment). A line missed
-                        // here waits for memory on every row; on 64 MiB with 128 chains
-                        // that halved the throughput. A fixed count keeps it unrolled.
-                        let q = r.as_ptr().add(off);
+                        // on every row halved the throughput with 128 chains on 64 MiB. A
+                        // fixed count keeps it unrolled.
+                        let q = r.as_ptr().add(col);
                         let first = q.wrapping_sub(q as usize % 64);
                         for i in 0..=R * REG / 64 {
                             _mm_prefetch::<_MM_HINT_T0>(first.wrapping_add(64 * i).cast());
