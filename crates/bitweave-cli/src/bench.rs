@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use anyhow::{bail, Result};
 use bitweave::aead::{Ciphertext, Message, PiBackend, PiCipher, PiVariant};
-use bitweave::cipher::STREAM_PREFETCH_BYTES;
+use bitweave::cipher::prefetch_ahead;
 use bitweave::engine::split::{self, Schedule};
 use bitweave::engine::{parallel, registry};
 use bitweave::{BlockCipher, Cipher, CipherKind, Direction, Mode, Suite};
@@ -275,27 +275,13 @@ fn memory_pass(data: &mut [u8], threads: usize) {
     parallel::for_each_chunk(data, 64, parts, |_, chunk| {
         let len = chunk.len();
         for (n, line) in chunk.chunks_mut(64).enumerate() {
-            if n * 64 + STREAM_PREFETCH_BYTES < len {
-                prefetch(line.as_ptr().wrapping_add(STREAM_PREFETCH_BYTES));
-            }
+            prefetch_ahead::<1>(line.as_ptr(), len - 64 * n);
             for w in line.chunks_exact_mut(8) {
                 let v = u64::from_ne_bytes(w.try_into().expect("8 bytes"));
                 w.copy_from_slice(&(v ^ 0x9e37_79b9_7f4a_7c15).to_ne_bytes());
             }
         }
     })
-}
-
-/// Asks for the cache line at `at` ahead of use (x86-64; a no-op elsewhere).
-fn prefetch(at: *const u8) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch has no architectural effect and never faults, whatever the address.
-    unsafe {
-        use core::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        _mm_prefetch::<_MM_HINT_T0>(at.cast())
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = at;
 }
 
 /// The end of every bench run: the JSON (measurement rows, or the sweep's points) if

@@ -20,7 +20,7 @@ use core::arch::x86_64::*;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use super::KeySchedule;
-use crate::cipher::{BlockCipher, Feedback, STREAMED_BYTES, STREAM_PREFETCH_BYTES};
+use crate::cipher::{prefetch_ahead, BlockCipher, Feedback, STREAMED_BYTES, STREAM_PREFETCH_BYTES};
 
 /// Which instruction set a keyed [`AesX86`] runs on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -213,20 +213,6 @@ const CHAIN_SLAB_BYTES: usize = 256 * 1024;
 /// each thread's hardware prefetchers fetching lines of its neighbour's columns — while
 /// from the caches the same splits gain 1.28×, 1.35× and 1.49× (8 MiB).
 const MIN_STREAMED_SHARE: usize = 4096;
-
-/// Prefetches into L1 the `LINES` cache lines `STREAM_PREFETCH_BYTES` past `at`, where
-/// `remaining` bytes of the caller's buffer start, if they lie inside it: small inputs and
-/// the last stretch of large ones prefetch nothing.
-#[inline(always)]
-fn prefetch_ahead<const LINES: usize>(at: *const u8, remaining: usize) {
-    if STREAM_PREFETCH_BYTES + 64 * LINES <= remaining {
-        let from = at.wrapping_add(STREAM_PREFETCH_BYTES);
-        for i in 0..LINES {
-            // SAFETY: a prefetch never faults; the address is inside the caller's buffer.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(from.wrapping_add(64 * i).cast()) };
-        }
-    }
-}
 
 /// AES encryption rounds 1 to `rounds` of a block whose round-0 XOR is done: the
 /// shift-register modes fold their feedback into that XOR.
