@@ -37,9 +37,10 @@ pub struct Target {
     pub kind: Kind,
 }
 
-/// The leaky controls: a secret-indexed table, an early-exit comparison, and the
-/// library's own table-based `soft` backends (not constant-time by design).
-const LEAKS: [&str; 2] = ["table", "compare"];
+/// The leaky controls: a secret-indexed table, an early-exit comparison, the smallest
+/// of each kind (one secret branch, one lookup into a 16-entry table), and the library's
+/// own table-based `soft` backends (not constant-time by design).
+const LEAKS: [&str; 4] = ["table", "compare", "branch", "table16"];
 
 /// Every target: each constant-time block-cipher backend and π-Cipher backend in the
 /// registry (whether or not this CPU, or valgrind's, runs it), the library's `soft`
@@ -280,6 +281,14 @@ fn run_leak(what: &str, rng: &mut StdRng) -> Result<(), String> {
         "table" => {
             let table = vec![1u8; crate::leaky::TABLE_BYTES];
             std::hint::black_box(crate::leaky::table_lookup(&table, &s));
+        }
+        "branch" => {
+            std::hint::black_box(crate::leaky::one_secret_branch(s[0], 7));
+        }
+        "table16" => {
+            let (rows, row) = crate::leaky::SMALL_TABLE;
+            let table = vec![1u8; rows * row];
+            std::hint::black_box(crate::leaky::small_table_lookup(&table, s[0]));
         }
         _ => {
             let public = vec![0u8; 32];

@@ -34,3 +34,30 @@ pub fn early_exit_eq(a: &[u8], b: &[u8]) -> bool {
     }
     true
 }
+
+/// The smallest software leak we can construct: one early exit on one secret bit, skipping
+/// a single addition. Its cost in time is the branch: when the bit is random, the
+/// predictor is wrong about half the time.
+#[inline(never)]
+pub fn one_secret_branch(secret: u8, acc: u64) -> u64 {
+    if std::hint::black_box(secret) & 1 == 0 {
+        return acc;
+    }
+    std::hint::black_box(acc.wrapping_add(1))
+}
+
+/// Entries and bytes per entry of [`small_table_lookup`]'s table: the shape of GHASH's
+/// 4-bit multiplication table (Shoup's method), 256 bytes on 4 cache lines, small enough
+/// to stay in L1 between calls.
+pub const SMALL_TABLE: (usize, usize) = (16, 16);
+
+/// One lookup into a 16-entry table of 16-byte rows at a secret nibble (the smallest real
+/// table leak). Between calls nothing evicts it by itself; an attacker on the same core
+/// who evicts some of its lines sees which one the secret chose.
+#[inline(never)]
+pub fn small_table_lookup(table: &[u8], secret: u8) -> u8 {
+    let row = (secret & 15) as usize * SMALL_TABLE.1;
+    table[row..row + SMALL_TABLE.1]
+        .iter()
+        .fold(0u8, |a, &b| a ^ b)
+}

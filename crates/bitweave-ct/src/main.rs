@@ -84,7 +84,12 @@ fn run_ttest(mut names: Vec<String>, budget: Duration, seed: u64) -> ExitCode {
             }
         }
     }
-    println!("threshold |t| > {}", ttest::THRESHOLD);
+    println!(
+        "a leak: |t| > {} and a difference of at least {} cycles and {} % of the mean",
+        ttest::THRESHOLD,
+        ttest::MIN_EFFECT_CYCLES,
+        ttest::MIN_EFFECT_FRACTION * 100.0
+    );
     if leaks > 0 {
         ExitCode::FAILURE
     } else {

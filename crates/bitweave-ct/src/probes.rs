@@ -2,6 +2,10 @@
 //!
 //! Names follow ctgrind's (`aes-128/sliced512`, `pi32cipher128v2/avx512`, `leak/table`),
 //! plus `tags_equal` and `pkcs7` for the two comparisons.
+//!
+//! Every probe copies its class input into one buffer it owns before working on it, so
+//! the two classes run on the same addresses with the same alignment: only the values
+//! differ.
 
 use std::time::Duration;
 
@@ -22,6 +26,8 @@ const BLOCKS: usize = 4;
 struct Block {
     info: BackendInfo,
     fixed: Vec<u8>,
+    /// The one buffer both classes' data is encrypted in.
+    buf: Vec<u8>,
 }
 
 impl Probe for Block {
@@ -36,12 +42,12 @@ impl Probe for Block {
         bytes.to_vec()
     }
     fn run(&mut self, input: &Vec<u8>) {
-        let (key, data) = input.split_at(self.info.cipher.key_len());
+        self.buf.copy_from_slice(input);
+        let (key, data) = self.buf.split_at_mut(self.info.cipher.key_len());
         let c = self.info.build(key);
-        let mut buf = data.to_vec();
-        c.encrypt_blocks(&mut buf);
-        c.decrypt_blocks(&mut buf);
-        std::hint::black_box(&buf);
+        c.encrypt_blocks(data);
+        c.decrypt_blocks(data);
+        std::hint::black_box(&self.buf);
     }
 }
 
@@ -51,10 +57,13 @@ struct Pi {
     var: PiVariant,
     backend: &'static str,
     fixed: Vec<u8>,
+    /// The one set of buffers both classes run from.
+    buf: PiInput,
 }
 
 const PI_MSG: usize = 48;
 
+#[derive(Default)]
 struct PiInput {
     key: Vec<u8>,
     npub: Vec<u8>,
@@ -90,7 +99,18 @@ impl Probe for Pi {
             forged,
         }
     }
-    fn run(&mut self, i: &PiInput) {
+    fn run(&mut self, input: &PiInput) {
+        let i = &mut self.buf;
+        for (to, from) in [
+            (&mut i.key, &input.key),
+            (&mut i.npub, &input.npub),
+            (&mut i.nsec, &input.nsec),
+            (&mut i.msg, &input.msg),
+            (&mut i.forged, &input.forged),
+        ] {
+            to.resize(from.len(), 0);
+            to.copy_from_slice(from);
+        }
         let pi = PiCipher::with_backend(self.var, &i.key, Some(self.backend)).expect("available");
         let c = pi.encrypt(&i.npub, &i.nsec, b"ad", &i.msg);
         let d = pi.decrypt(&i.npub, b"ad", &i.forged);
@@ -103,6 +123,7 @@ impl Probe for Pi {
 struct Compare {
     secret: Vec<u8>,
     leaky: bool,
+    buf: Vec<u8>,
 }
 
 impl Probe for Compare {
@@ -119,10 +140,11 @@ impl Probe for Compare {
         bytes.to_vec()
     }
     fn run(&mut self, b: &Vec<u8>) {
+        self.buf.copy_from_slice(b);
         let r = if self.leaky {
-            leaky::early_exit_eq(&self.secret, b)
+            leaky::early_exit_eq(&self.secret, &self.buf)
         } else {
-            tags_equal(&self.secret, b)
+            tags_equal(&self.secret, &self.buf)
         };
         std::hint::black_box(r);
     }
@@ -132,7 +154,9 @@ impl Probe for Compare {
 /// verdict (public by design) is the same and only *where* the pad goes wrong differs:
 /// the fixed class has a 5-byte pad wrong in its first byte, the random class random
 /// bytes (made invalid when they happen to be a valid pad).
-struct Pkcs7;
+struct Pkcs7 {
+    buf: [u8; 16],
+}
 
 impl Probe for Pkcs7 {
     type Input = Vec<u8>;
@@ -153,7 +177,8 @@ impl Probe for Pkcs7 {
         b
     }
     fn run(&mut self, b: &Vec<u8>) {
-        std::hint::black_box(padding::unpad_len(std::hint::black_box(b)).is_ok());
+        self.buf.copy_from_slice(b);
+        std::hint::black_box(padding::unpad_len(std::hint::black_box(&self.buf)).is_ok());
     }
 }
 
@@ -164,6 +189,7 @@ impl Probe for Pkcs7 {
 struct Table {
     table: Vec<u8>,
     fixed: Vec<u8>,
+    buf: Vec<u8>,
 }
 
 impl Probe for Table {
@@ -178,8 +204,103 @@ impl Probe for Table {
         bytes.to_vec()
     }
     fn run(&mut self, s: &Vec<u8>) {
-        std::hint::black_box(leaky::table_lookup(&self.table, s));
+        self.buf.copy_from_slice(s);
+        std::hint::black_box(leaky::table_lookup(&self.table, &self.buf));
     }
+}
+
+/// One secret branch (`leak/branch`): the smallest control-flow leak.
+struct Branch {
+    fixed: Vec<u8>,
+    buf: [u8; 1],
+}
+
+impl Probe for Branch {
+    type Input = Vec<u8>;
+    fn input_len(&self) -> usize {
+        1
+    }
+    fn fixed(&self) -> Vec<u8> {
+        self.fixed.clone()
+    }
+    fn prepare(&self, bytes: &[u8]) -> Vec<u8> {
+        bytes.to_vec()
+    }
+    fn run(&mut self, s: &Vec<u8>) {
+        self.buf.copy_from_slice(s);
+        std::hint::black_box(leaky::one_secret_branch(self.buf[0], 7));
+    }
+}
+
+/// One lookup at a secret nibble into a 256-byte, 16-entry table (`leak/table16`): the
+/// smallest table leak. The attacker keeps the first two of its four lines cached and
+/// flushes the other two between calls (as Flush+Reload and Prime+Probe attackers
+/// arrange the cache), so the secret's row shows as a hit or a miss. Without that, the
+/// table simply stays in L1 and no timer sees anything.
+struct SmallTable {
+    /// 256 bytes of table starting on a cache line.
+    storage: Vec<u8>,
+    start: usize,
+    fixed: Vec<u8>,
+    buf: [u8; 1],
+}
+
+impl SmallTable {
+    fn new(fixed: Vec<u8>) -> Self {
+        let (rows, row) = leaky::SMALL_TABLE;
+        let storage = vec![1u8; rows * row + leaky::LINE];
+        let start = storage.as_ptr().align_offset(leaky::LINE);
+        SmallTable {
+            storage,
+            start,
+            fixed,
+            buf: [0],
+        }
+    }
+    fn table(&self) -> &[u8] {
+        let (rows, row) = leaky::SMALL_TABLE;
+        &self.storage[self.start..self.start + rows * row]
+    }
+}
+
+impl Probe for SmallTable {
+    type Input = Vec<u8>;
+    fn input_len(&self) -> usize {
+        1
+    }
+    fn fixed(&self) -> Vec<u8> {
+        self.fixed.clone()
+    }
+    fn prepare(&self, bytes: &[u8]) -> Vec<u8> {
+        bytes.to_vec()
+    }
+    fn run(&mut self, s: &Vec<u8>) {
+        self.buf.copy_from_slice(s);
+        std::hint::black_box(leaky::small_table_lookup(self.table(), self.buf[0]));
+    }
+    fn between_calls(&mut self) {
+        let t = self.table();
+        let half = t.len() / 2;
+        for line in t[..half].chunks(leaky::LINE) {
+            std::hint::black_box(line[0]);
+        }
+        for line in t[half..].chunks(leaky::LINE) {
+            evict(&line[0]);
+        }
+    }
+}
+
+/// Flushes the cache line holding `byte` from every level.
+fn evict(byte: &u8) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: clflush and mfence are in x86-64's baseline (SSE2); the address is a live
+    // reference.
+    unsafe {
+        std::arch::x86_64::_mm_clflush(byte);
+        std::arch::x86_64::_mm_mfence();
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    std::hint::black_box(byte);
 }
 
 /// Every timing target name: each constant-time backend, π-Cipher's vectorised
@@ -195,17 +316,23 @@ pub fn names() -> Vec<String> {
             v.push(format!("{}/{}", var.name(), b.name()));
         }
     }
-    for n in [
-        "tags_equal",
-        "pkcs7",
-        "leak/table",
-        "leak/compare",
-        "leak/compare16",
-    ] {
+    for n in ["tags_equal", "pkcs7"].into_iter().chain(CONTROLS) {
         v.push(n.into());
     }
     v
 }
+
+/// The planted leaks: a check that cannot flag each of them on every run has lost its
+/// teeth. `leak/table` (4 MiB, many lines per call) and the 64- and 16-byte early-exit
+/// compares are large; `leak/branch` and `leak/table16` are the smallest leaks of each
+/// kind that we can construct.
+pub const CONTROLS: [&str; 5] = [
+    "leak/table",
+    "leak/compare",
+    "leak/compare16",
+    "leak/branch",
+    "leak/table16",
+];
 
 /// The outcome of timing one target.
 #[derive(Debug)]
@@ -236,19 +363,30 @@ pub fn run(name: &str, budget: Duration, seed: u64) -> Result<Outcome, String> {
                     secret
                 },
                 leaky: name != "tags_equal",
+                buf: vec![0; if name == "leak/compare16" { 16 } else { 64 }],
             },
             budget,
             &mut rng,
         ),
-        "pkcs7" => measure(&mut Pkcs7, budget, &mut rng),
+        "pkcs7" => measure(&mut Pkcs7 { buf: [0; 16] }, budget, &mut rng),
         "leak/table" => measure(
             &mut Table {
                 table: vec![1u8; leaky::TABLE_BYTES],
                 fixed: table_fixed,
+                buf: vec![0; 16],
             },
             budget,
             &mut rng,
         ),
+        "leak/branch" => measure(
+            &mut Branch {
+                fixed: fixed(1),
+                buf: [0],
+            },
+            budget,
+            &mut rng,
+        ),
+        "leak/table16" => measure(&mut SmallTable::new(fixed(1)), budget, &mut rng),
         _ => {
             let (cipher, backend) = name
                 .split_once('/')
@@ -265,6 +403,7 @@ pub fn run(name: &str, budget: Duration, seed: u64) -> Result<Outcome, String> {
                     var,
                     backend: b.name(),
                     fixed: Vec::new(),
+                    buf: PiInput::default(),
                 };
                 p.fixed = fixed(p.input_len());
                 measure(&mut p, budget, &mut rng)
@@ -283,6 +422,7 @@ pub fn run(name: &str, budget: Duration, seed: u64) -> Result<Outcome, String> {
                 let mut p = Block {
                     info,
                     fixed: fixed(len),
+                    buf: vec![0; len],
                 };
                 measure(&mut p, budget, &mut rng)
             }

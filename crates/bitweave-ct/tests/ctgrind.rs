@@ -109,17 +109,26 @@ fn pi_cipher_is_constant_time() {
     assert_constant_time(&targets);
 }
 
-/// The controls: a secret-indexed table, an early-exit comparison and the library's
+/// The controls: a secret-indexed table, an early-exit comparison, the smallest of each
+/// (one secret branch, one lookup into a 16-entry table) and the library's
 /// table-based `soft` AES (not constant-time by design; DES and SEED `soft` are flagged
 /// the same way, left out to keep the run short) must each be reported, and not as an
 /// allowed decision.
 #[test]
 fn ctgrind_flags_leaks() {
-    let o = ctgrind(&["leak/table", "leak/compare", "aes-128/soft"]);
+    let o = ctgrind(&[
+        "leak/table",
+        "leak/compare",
+        "leak/branch",
+        "leak/table16",
+        "aes-128/soft",
+    ]);
     assert_eq!(o.exit, Some(VG_ERROR_EXIT), "stderr:\n{}", o.stderr);
     for (t, allowed) in [
         ("leak/table", 0),
         ("leak/compare", 0),
+        ("leak/branch", 0),
+        ("leak/table16", 0),
         ("aes-128/soft", DECISIONS),
     ] {
         let n = o.reports_for(t).unwrap_or(0);
@@ -140,7 +149,11 @@ fn ctgrind_flags_leaks() {
             .any(|r| r.frames.iter().any(|fr| fr.func.contains(f)))
     };
     assert!(
-        at("table_lookup") && at("early_exit_eq") && at("soft"),
+        at("table_lookup")
+            && at("early_exit_eq")
+            && at("one_secret_branch")
+            && at("small_table_lookup")
+            && at("soft"),
         "{}",
         o.leak_text()
     );
