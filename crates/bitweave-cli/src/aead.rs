@@ -4,9 +4,10 @@
 //! Both commands stream: the input is read in 1 MiB pieces through the library's
 //! incremental API, so memory stays flat whatever the size. Decryption must check the tag
 //! before it may release a single byte, so its plaintext goes to the temporary output file
-//! (or, for standard output, to an anonymous temporary file copied out afterwards) and is
-//! renamed into place or copied only once the tag verifies. On any error, including a
-//! failed tag check, nothing reaches standard output and no file is created or changed.
+//! (or, for standard output, a device or a FIFO, to an anonymous temporary file copied out
+//! afterwards) and is renamed into place or copied only once the tag verifies. On any
+//! error, including a failed tag check, nothing reaches the output and no file is created
+//! or changed.
 //! The recovered secret message number is not printed (it is a secret); `--nsec-out FILE`
 //! writes it to FILE as hex, atomically and only on success.
 
@@ -14,12 +15,13 @@ use std::fs::File;
 use std::io::{self, Read, Seek, Write};
 use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Context, Result};
+use anyhow::{anyhow, bail, Result};
 use bitweave::aead::{PiBackend, PiCipher, PiVariant};
 use clap::Args;
 use zeroize::Zeroizing;
 
-use crate::output::Output;
+use crate::input;
+use crate::output::{reason, Output};
 
 #[derive(Args)]
 pub struct AeadArgs {
@@ -70,17 +72,6 @@ fn parse_hex(what: &str, s: &str) -> Result<Zeroizing<Vec<u8>>> {
 /// Bytes read per step.
 const CHUNK: usize = 1 << 20;
 
-/// The input as a reader, and its name for error messages.
-fn open_input(path: Option<&Path>) -> Result<(Box<dyn Read>, String)> {
-    Ok(match path {
-        Some(p) => (
-            Box::new(File::open(p).with_context(|| format!("cannot read '{}'", p.display()))?),
-            format!("'{}'", p.display()),
-        ),
-        None => (Box::new(io::stdin().lock()), "standard input".to_string()),
-    })
-}
-
 /// Calls `each` on every piece of the input, in order.
 fn for_each_chunk(
     input: &mut dyn Read,
@@ -93,35 +84,42 @@ fn for_each_chunk(
             Ok(0) => return Ok(()),
             Ok(n) => n,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e).with_context(|| format!("cannot read {name}")),
+            Err(e) => bail!("cannot read {name}: {}", reason(&e)),
         };
         each(&buf[..n])?;
     }
 }
 
 /// Where unverified plaintext waits for the tag: the output's own temporary file, or an
-/// anonymous one when the output is standard output.
+/// anonymous one when the output is written as it comes (standard output, a device, a
+/// FIFO), copied there once the tag verified.
 enum Held {
     File(Output),
-    Stdout(File),
+    Later(File, Output),
 }
 
 impl Held {
     fn open(path: Option<&Path>) -> Result<Self> {
-        Ok(match path {
-            Some(_) => Held::File(Output::open(path)?),
-            None => Held::Stdout(
-                tempfile::tempfile().context("cannot create a temporary file for the output")?,
-            ),
+        let out = Output::open(path)?;
+        Ok(if out.is_all_or_nothing() {
+            Held::File(out)
+        } else {
+            let file = tempfile::tempfile().map_err(|e| {
+                anyhow!(
+                    "cannot create a temporary file for the output: {}",
+                    reason(&e)
+                )
+            })?;
+            Held::Later(file, out)
         })
     }
 
     fn write(&mut self, data: &[u8]) -> Result<()> {
         match self {
             Held::File(o) => o.write(data),
-            Held::Stdout(f) => f
+            Held::Later(f, _) => f
                 .write_all(data)
-                .context("cannot write the temporary output"),
+                .map_err(|e| anyhow!("cannot write the temporary output: {}", reason(&e))),
         }
     }
 
@@ -129,9 +127,9 @@ impl Held {
     fn release(self) -> Result<()> {
         match self {
             Held::File(o) => o.commit(),
-            Held::Stdout(mut f) => {
-                f.rewind().context("cannot read the temporary output")?;
-                let mut out = Output::open(None)?;
+            Held::Later(mut f, mut out) => {
+                f.rewind()
+                    .map_err(|e| anyhow!("cannot read the temporary output: {}", reason(&e)))?;
                 let mut input: &mut dyn Read = &mut f;
                 for_each_chunk(&mut input, "the temporary output", |c| out.write(c))?;
                 out.commit()
@@ -164,7 +162,11 @@ pub fn run(args: AeadArgs, encrypt: bool) -> Result<()> {
         bail!("--nsec-out applies to aead-dec only");
     }
     let pi = PiCipher::with_backend(variant, &key, args.backend.as_deref())?;
-    let (mut input, in_name) = open_input(args.input.as_deref())?;
+    let input::Input {
+        reader: mut input,
+        name: in_name,
+        ..
+    } = input::open(args.input.as_deref())?;
     let mut piece = Zeroizing::new(Vec::with_capacity(CHUNK + 2 * variant.rate()));
 
     if encrypt {

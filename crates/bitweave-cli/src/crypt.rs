@@ -1,15 +1,15 @@
 //! `bitweave enc` / `bitweave dec`: raw encryption compatible with `openssl enc`.
 
-use std::fs::File;
 use std::io::{self, Read};
 use std::path::PathBuf;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use bitweave::{Cipher, Crypter, Direction, Suite};
 use clap::Args;
 use zeroize::Zeroizing;
 
-use crate::output::Output;
+use crate::input;
+use crate::output::{reason, Output};
 use crate::progress::Progress;
 
 /// Bytes read per step: output memory stays flat whatever the input size.
@@ -32,10 +32,11 @@ pub struct CryptArgs {
     /// Interleave N chains (cbc, cfb, ofb); 1 is the standard mode.
     #[arg(long, default_value_t = 1, value_name = "N")]
     interleave: usize,
-    /// Input file (default: standard input).
+    /// Input file (default, or `-`: standard input).
     #[arg(short = 'i', long = "in")]
     input: Option<PathBuf>,
-    /// Output file (default: standard output); written atomically.
+    /// Output file (default, or `-`: standard output); a regular file is replaced only
+    /// on success, a device or FIFO written directly.
     #[arg(short = 'o', long = "out")]
     output: Option<PathBuf>,
     /// Backend to use (see `bitweave list`); default: the best this CPU runs.
@@ -81,32 +82,16 @@ pub fn run(args: CryptArgs, direction: Direction, quiet: bool) -> Result<()> {
     let cipher = Cipher::with_backend(suite.cipher, &key, args.backend.as_deref())?;
     let crypter = params.crypter(&cipher, direction, &iv)?;
 
-    let mut input: Box<dyn Read> = match &args.input {
-        Some(p) => {
-            Box::new(File::open(p).with_context(|| format!("cannot read '{}'", p.display()))?)
-        }
-        None => Box::new(io::stdin().lock()),
-    };
-    let in_name = args
-        .input
-        .as_ref()
-        .map_or("standard input".to_string(), |p| {
-            format!("'{}'", p.display())
-        });
+    let mut input = input::open(args.input.as_deref())?;
     let mut out = Output::open(args.output.as_deref())?;
     // Sized to the input file when there is one (a pipe shows bytes and rate only).
-    let total = args
-        .input
-        .as_ref()
-        .and_then(|p| std::fs::metadata(p).ok())
-        .filter(|m| m.is_file())
-        .map(|m| m.len());
+    let total = input.size;
     let label = match direction {
         Direction::Encrypt => "enc",
         Direction::Decrypt => "dec",
     };
     let progress = Progress::new(total, label, quiet);
-    stream(crypter, &mut input, &in_name, &mut out, progress)?;
+    stream(crypter, &mut input.reader, &input.name, &mut out, progress)?;
     out.commit()
 }
 
@@ -127,7 +112,7 @@ fn stream(
             Ok(0) => break,
             Ok(n) => n,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e).with_context(|| format!("cannot read {in_name}")),
+            Err(e) => bail!("cannot read {in_name}: {}", reason(&e)),
         };
         result.clear();
         crypter.update(&buf[..n], &mut result);

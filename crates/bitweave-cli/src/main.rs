@@ -9,6 +9,7 @@ mod aead;
 mod bench;
 mod crypt;
 mod gcrypt_peer;
+mod input;
 mod list;
 mod openssl_peer;
 mod output;

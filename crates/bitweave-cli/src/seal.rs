@@ -4,20 +4,22 @@
 //! The secret never comes from the command line (argv is visible to other users): a key
 //! file (`--key-file`: 32 raw bytes or 64 hex digits), a passphrase file
 //! (`--passphrase-file`: its first line), the `BITWEAVE_PASSPHRASE` environment variable, or
-//! a prompt on the terminal, in that order. A file named by `-o` appears only when every
-//! chunk authenticated; with standard output, a failure after the first window of chunks
-//! leaves the authentic bytes already written (one `error:` line still says so).
+//! a prompt on the terminal, in that order. A regular file named by `-o` appears only when
+//! every chunk authenticated; with standard output, a device or a FIFO, a failure after the
+//! first window of chunks leaves the authentic bytes already written (one `error:` line
+//! still says so).
 
-use std::fs::{self, File};
+use std::fs::File;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
-use anyhow::{anyhow, bail, Context, Result};
+use anyhow::{anyhow, bail, Result};
 use bitweave::seal::{self, Argon2Params, OpenOptions, SealError, SealOptions, SealSuite, Secret};
 use clap::Args;
 use zeroize::Zeroizing;
 
-use crate::output::Output;
+use crate::input;
+use crate::output::{is_std, reason, Output};
 use crate::progress::Progress;
 
 /// The environment variable read for a passphrase when no file is given.
@@ -105,12 +107,12 @@ fn parse_chunk_size(s: &str) -> Result<u8> {
 
 /// Reads a small secret file whole.
 fn read_secret_file(path: &Path, what: &str) -> Result<Zeroizing<Vec<u8>>> {
-    let ctx = || format!("cannot read {what} '{}'", path.display());
-    let f = File::open(path).with_context(ctx)?;
+    let fail = |e: io::Error| anyhow!("cannot read {what} '{}': {}", path.display(), reason(&e));
+    let f = File::open(path).map_err(fail)?;
     let mut data = Zeroizing::new(Vec::new());
     f.take(MAX_SECRET_FILE + 1)
         .read_to_end(&mut data)
-        .with_context(ctx)?;
+        .map_err(fail)?;
     if data.len() as u64 > MAX_SECRET_FILE {
         bail!("{what} '{}' is too large", path.display());
     }
@@ -151,10 +153,10 @@ fn passphrase(args: &SecretArgs, confirm: bool) -> Result<Secret> {
         let ask = |prompt: &str| {
             rpassword::prompt_password(prompt)
                 .map(Zeroizing::new)
-                .map_err(|e| {
+                .map_err(|_| {
                     anyhow!(
-                        "no passphrase: use --passphrase-file, set {PASSPHRASE_ENV}, run on a \
-                     terminal, or use --key-file ({e})"
+                        "no passphrase: there is no terminal to ask on; use --passphrase-file, \
+                         set {PASSPHRASE_ENV}, or use --key-file"
                     )
                 })
         };
@@ -179,28 +181,21 @@ fn secret(args: &SecretArgs, confirm: bool) -> Result<Secret> {
 
 /// The input (counted by a progress bar sized to the file, when there is one).
 fn input(path: Option<&Path>, label: &str, quiet: bool) -> Result<Box<dyn Read>> {
-    Ok(match path {
-        Some(p) => {
-            let f = File::open(p).with_context(|| format!("cannot read '{}'", p.display()))?;
-            let size = fs::metadata(p)
-                .ok()
-                .filter(|m| m.is_file())
-                .map(|m| m.len());
-            Box::new(Progress::new(size, label, quiet).reader(f))
-        }
-        None => Box::new(Progress::new(None, label, quiet).reader(io::stdin().lock())),
-    })
+    let input = input::open(path)?;
+    Ok(Box::new(
+        Progress::new(input.size, label, quiet).reader(input.reader),
+    ))
 }
 
 /// Names the file in read/write failures; everything else keeps the library's message.
-fn describe(e: SealError, input: Option<&Path>, output: Option<&Path>) -> anyhow::Error {
-    let name =
-        |p: Option<&Path>, std: &str| p.map_or(std.to_string(), |p| format!("'{}'", p.display()));
+fn describe(e: SealError, input: Option<&Path>, output: &Output) -> anyhow::Error {
+    let input = match input.filter(|_| !is_std(input)) {
+        Some(p) => format!("'{}'", p.display()),
+        None => "standard input".into(),
+    };
     match e {
-        SealError::Read(io) => anyhow!("cannot read {}: {io}", name(input, "standard input")),
-        SealError::Write(io) => {
-            anyhow!("cannot write {}: {io}", name(output, "to standard output"))
-        }
+        SealError::Read(io) => anyhow!("cannot read {input}: {}", reason(&io)),
+        SealError::Write(io) => anyhow!("cannot write {}: {}", output.name(), reason(&io)),
         other => anyhow!(other),
     }
 }
@@ -221,8 +216,9 @@ pub fn run_seal(args: SealArgs, quiet: bool) -> Result<()> {
     let secret = secret(&args.secret, true)?;
     let reader = input(args.input.as_deref(), "seal", quiet)?;
     let mut out = Output::open(args.output.as_deref())?;
-    seal::seal(reader, out.as_writer(), &secret, &opts)
-        .map_err(|e| describe(e, args.input.as_deref(), args.output.as_deref()))?;
+    if let Err(e) = seal::seal(reader, out.as_writer(), &secret, &opts) {
+        return Err(describe(e, args.input.as_deref(), &out));
+    }
     out.commit()
 }
 
@@ -233,8 +229,9 @@ pub fn run_open(args: OpenArgs, quiet: bool) -> Result<()> {
     let opts = OpenOptions {
         threads: args.threads,
     };
-    seal::open(reader, out.as_writer(), &secret, &opts)
-        .map_err(|e| describe(e, args.input.as_deref(), args.output.as_deref()))?;
+    if let Err(e) = seal::open(reader, out.as_writer(), &secret, &opts) {
+        return Err(describe(e, args.input.as_deref(), &out));
+    }
     out.commit()
 }
 
@@ -274,12 +271,11 @@ mod tests {
         };
         // Many chunks are sealed and written before the read fails.
         let reader = FailingReader { good: 5 << 20 };
-        let err = seal::seal(reader, out.as_writer(), &Secret::key([9; 32]), &opts)
-            .map_err(|e| describe(e, Some(Path::new("in.bin")), Some(&target)))
-            .unwrap_err();
+        let err = seal::seal(reader, out.as_writer(), &Secret::key([9; 32]), &opts).unwrap_err();
+        let err = describe(err, Some(Path::new("in.bin")), &out);
         assert_eq!(err.to_string(), "cannot read 'in.bin': input/output error");
         drop(out);
-        let left: Vec<_> = fs::read_dir(dir.path()).unwrap().collect();
+        let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
         assert!(left.is_empty(), "files left behind: {left:?}");
     }
 }
