@@ -471,7 +471,16 @@ fn measure(
     let iv: Vec<u8> = (0..params.iv_len(bs)).map(|i| i as u8).collect();
     let input: Vec<u8> = (0..size).map(|i| (i as u8).wrapping_mul(13)).collect();
 
-    let cipher = Cipher::with_backend(kind, &key, Some(info.name))?;
+    // Without --backend, the default cipher: it picks the serial backend for serial work.
+    let cipher = match args.backend {
+        None => Cipher::new(kind, &key)?,
+        Some(_) => Cipher::with_backend(kind, &key, Some(info.name))?,
+    };
+    let backend = if suite.mode.is_serial(dir, n) {
+        cipher.serial_backend()
+    } else {
+        cipher.backend()
+    };
     let mut crypter = params.crypter(&cipher, dir, &iv)?;
     // In place where the mode allows it (as `openssl speed` does): one pass over memory.
     // Otherwise through an output buffer whose pages are touched now, so no measurement
@@ -533,7 +542,7 @@ fn measure(
     Ok(Row {
         cipher: suite.to_string(),
         direction: dir.name(),
-        backend: info.name,
+        backend,
         threads,
         interleave: n,
         bytes: size,

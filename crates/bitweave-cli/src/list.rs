@@ -1,7 +1,7 @@
 //! `bitweave list`: ciphers, modes and backends (with what this CPU can run).
 
 use anyhow::Result;
-use bitweave::engine::registry;
+use bitweave::engine::registry::{self, Shape};
 use bitweave::{CipherKind, Mode, Suite};
 
 pub fn run() -> Result<()> {
@@ -32,8 +32,8 @@ pub fn run() -> Result<()> {
     println!();
     println!("Backends:");
     println!(
-        "  {:<9} {:<10} {:>5} {:>8} {:>13}  needs",
-        "cipher", "backend", "width", "priority", "constant-time"
+        "  {:<9} {:<10} {:>5} {:>8} {:>6} {:>13}  needs",
+        "cipher", "backend", "width", "priority", "serial", "constant-time"
     );
     for b in registry::all() {
         let status = if b.available() {
@@ -47,11 +47,12 @@ pub fn run() -> Result<()> {
             b.features.join("+")
         };
         println!(
-            "  {:<9} {:<10} {:>5} {:>8} {:>13}  {needs}{status}",
+            "  {:<9} {:<10} {:>5} {:>8} {:>6} {:>13}  {needs}{status}",
             b.cipher.name(),
             b.name,
             b.width,
             b.priority,
+            b.serial_priority,
             if b.constant_time { "yes" } else { "no" },
         );
     }
@@ -59,6 +60,13 @@ pub fn run() -> Result<()> {
     print!("Default backend per cipher:");
     for kind in CipherKind::ALL {
         if let Ok(b) = registry::select(kind, None) {
+            print!(" {}={}", kind.name(), b.name);
+        }
+    }
+    println!();
+    print!("Default for serial work (one chain, CFB8/CFB1, at most 16 blocks):");
+    for kind in CipherKind::ALL {
+        if let Ok(b) = registry::select_for(kind, None, Shape::Serial) {
             print!(" {}={}", kind.name(), b.name);
         }
     }

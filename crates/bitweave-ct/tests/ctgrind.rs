@@ -99,6 +99,19 @@ fn des_family_sliced_is_constant_time() {
     ]);
 }
 
+/// The single-block DES kernels that serve serial work (one chain, CFB8/CFB1, a few
+/// blocks): a variable shift per S-box bit, no table in memory.
+#[test]
+fn des_family_serial_kernels_are_constant_time() {
+    assert_constant_time(&[
+        "des/shift64",
+        "des/shift256",
+        "des-ede/shift256",
+        "des-ede3/shift64",
+        "des-ede3/shift256",
+    ]);
+}
+
 #[test]
 fn pi_cipher_is_constant_time() {
     let names: Vec<String> = bitweave::aead::PiVariant::ALL

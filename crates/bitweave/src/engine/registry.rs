@@ -1,9 +1,12 @@
-//! The one backend registry: (cipher, backend, CPU features, priority, width).
+//! The one backend registry: (cipher, backend, CPU features, priorities, width).
 //!
 //! Detection runs once per entry and is cached by the standard library's feature
-//! detection. The best available backend wins unless the caller names one (`--backend`)
-//! or the `BITWEAVE_BACKEND` environment variable names one that implements the cipher.
-//! A named backend that cannot run here is an error, never a silent fallback.
+//! detection. Selection takes the shape of the work ([`Shape`]): the best available
+//! backend for batches of independent blocks, and the best for serial work (one chain,
+//! CFB8/CFB1, a few blocks), which may differ — a bitsliced backend is fast on batches of
+//! 64-512 blocks and slow on one. A backend named by the caller (`--backend`) or by the
+//! `BITWEAVE_BACKEND` environment variable (when it implements the cipher) serves both
+//! shapes. A named backend that cannot run here is an error, never a silent fallback.
 
 use crate::cipher::{aes, des, seed, BlockCipher, CipherKind};
 use crate::error::{Error, Result};
@@ -24,8 +27,10 @@ pub struct BackendInfo {
     pub name: &'static str,
     /// CPU features it needs (names as `is_x86_feature_detected!` spells them).
     pub features: &'static [&'static str],
-    /// Higher wins when choosing the default.
+    /// Higher wins when choosing the default for batches of independent blocks.
     pub priority: u32,
+    /// Higher wins when choosing the default for serial work (0: never chosen for it).
+    pub serial_priority: u32,
     /// Blocks processed together.
     pub width: usize,
     /// Whether it runs without secret-dependent branches or memory indices.
@@ -56,6 +61,7 @@ fn soft(cipher: CipherKind, build: Build) -> BackendInfo {
         name: "soft",
         features: &[],
         priority: 10,
+        serial_priority: 0,
         width: 1,
         constant_time: false,
         available: always,
@@ -80,8 +86,55 @@ pub fn all() -> Vec<BackendInfo> {
     #[cfg(target_arch = "x86_64")]
     x86_aes(&mut v);
     sliced(&mut v);
+    des_serial(&mut v);
     seed_simd(&mut v);
     v
+}
+
+/// What a piece of work looks like to the backend that runs it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shape {
+    /// Many independent blocks: ECB, CTR, CBC/CFB decryption, interleaved chains.
+    Batch,
+    /// One block at a time: a single CBC/CFB/OFB encryption chain, CFB8, CFB1, a message
+    /// of a few blocks. Latency, not throughput, is the limit.
+    Serial,
+}
+
+/// The single-block DES backends (`shift64`, `shift256`, constant-time): the default for
+/// serial work, never for batches, where the bitsliced backends are 10-50x faster.
+fn des_serial(v: &mut Vec<BackendInfo>) {
+    use des::shift::{DesShift, Level};
+    fn build<const L: u8>(key: &[u8]) -> Box<dyn BlockCipher> {
+        #[cfg(target_arch = "x86_64")]
+        let level = [Level::Portable, Level::Avx2][L as usize];
+        #[cfg(not(target_arch = "x86_64"))]
+        let level = Level::Portable;
+        Box::new(DesShift::new(key, level).expect("registry checked availability"))
+    }
+    let mut levels: Vec<(Level, u32, Probe, Build)> = vec![(
+        Level::Portable,
+        50,
+        || Level::Portable.available(),
+        build::<0>,
+    )];
+    #[cfg(target_arch = "x86_64")]
+    levels.push((Level::Avx2, 60, || Level::Avx2.available(), build::<1>));
+    for kind in [CipherKind::Des, CipherKind::DesEde, CipherKind::DesEde3] {
+        for &(level, serial_priority, available, build) in &levels {
+            v.push(BackendInfo {
+                cipher: kind,
+                name: level.name(),
+                features: level.features(),
+                priority: 15,
+                serial_priority,
+                width: 1,
+                constant_time: true,
+                available,
+                build,
+            });
+        }
+    }
 }
 
 /// The bitsliced backends (`sliced64/256/512`, constant-time): for the DES family above
@@ -117,11 +170,18 @@ fn sliced(v: &mut Vec<BackendInfo>) {
     ];
     for (kind, ws) in kinds {
         for (w, priority, available, build) in ws {
+            // For DES the single-block `shift` backends serve serial work; for AES the
+            // bitsliced backends are the constant-time choice without AES instructions.
+            let serial_priority = match kind {
+                CipherKind::Des | CipherKind::DesEde | CipherKind::DesEde3 => 1,
+                _ => priority,
+            };
             v.push(BackendInfo {
                 cipher: kind,
                 name: w.backend_name(),
                 features: w.features(),
                 priority,
+                serial_priority,
                 width: w.lanes(),
                 constant_time: true,
                 available,
@@ -161,6 +221,7 @@ fn x86_aes(v: &mut Vec<BackendInfo>) {
                 name: level.name(),
                 features: level.features(),
                 priority,
+                serial_priority: priority,
                 width: level.width(),
                 constant_time: true,
                 available,
@@ -177,6 +238,7 @@ fn seed_simd(v: &mut Vec<BackendInfo>) {
         name: "ct64",
         features: &[],
         priority: 20,
+        serial_priority: 20,
         width: seed::ct::WIDTH,
         constant_time: true,
         available: always,
@@ -209,6 +271,7 @@ fn seed_simd(v: &mut Vec<BackendInfo>) {
                 name: level.name(),
                 features: level.features(),
                 priority,
+                serial_priority: priority,
                 width: level.width(),
                 constant_time: true,
                 available,
@@ -229,20 +292,33 @@ pub fn names() -> Vec<&'static str> {
     names
 }
 
-/// The backends of `cipher` this CPU can run, best first.
+/// The backends of `cipher` this CPU can run, best for batches first.
 pub fn usable(cipher: CipherKind) -> Vec<BackendInfo> {
+    usable_for(cipher, Shape::Batch)
+}
+
+/// The backends of `cipher` this CPU can run, best for `shape` first.
+pub fn usable_for(cipher: CipherKind, shape: Shape) -> Vec<BackendInfo> {
     let mut v: Vec<BackendInfo> = all()
         .into_iter()
         .filter(|b| b.cipher == cipher && b.available())
         .collect();
-    v.sort_by_key(|b| std::cmp::Reverse(b.priority));
+    match shape {
+        Shape::Batch => v.sort_by_key(|b| std::cmp::Reverse(b.priority)),
+        Shape::Serial => v.sort_by_key(|b| std::cmp::Reverse(b.serial_priority)),
+    }
     v
 }
 
-/// Picks the backend for `cipher`: the named one (an error if it is unknown, lacks the
-/// cipher or cannot run here), else the `BITWEAVE_BACKEND` one when it implements the
-/// cipher and can run, else the best available.
+/// Picks the batch backend for `cipher`; see [`select_for`].
 pub fn select(cipher: CipherKind, name: Option<&str>) -> Result<BackendInfo> {
+    select_for(cipher, name, Shape::Batch)
+}
+
+/// Picks the backend for `cipher` and work of `shape`: the named one (an error if it is
+/// unknown, lacks the cipher or cannot run here), else the `BITWEAVE_BACKEND` one when it
+/// implements the cipher and can run, else the best available for the shape.
+pub fn select_for(cipher: CipherKind, name: Option<&str>, shape: Shape) -> Result<BackendInfo> {
     if let Some(name) = name {
         return named(cipher, name);
     }
@@ -251,7 +327,7 @@ pub fn select(cipher: CipherKind, name: Option<&str>) -> Result<BackendInfo> {
             return Ok(b);
         }
     }
-    usable(cipher)
+    usable_for(cipher, shape)
         .into_iter()
         .next()
         .ok_or_else(|| Error::UnknownBackend("(none available)".into()))

@@ -82,6 +82,18 @@ impl Mode {
     pub fn interleavable(self) -> bool {
         matches!(self, Mode::Cbc | Mode::Cfb | Mode::Ofb)
     }
+
+    /// Whether each block waits for the one before when running `direction` with
+    /// `interleave` chains: CBC and CFB encryption and OFB of one chain, CFB8 and CFB1
+    /// encryption. Such work runs on [`crate::Cipher::serial_backend`].
+    pub fn is_serial(self, direction: Direction, interleave: usize) -> bool {
+        match self {
+            Mode::Ofb => interleave == 1,
+            Mode::Cbc | Mode::Cfb => interleave == 1 && direction == Direction::Encrypt,
+            Mode::Cfb8 | Mode::Cfb1 => direction == Direction::Encrypt,
+            Mode::Ecb | Mode::Ctr => false,
+        }
+    }
 }
 
 impl fmt::Display for Mode {

@@ -9,6 +9,9 @@
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 pub mod circuit;
+pub mod shift;
+#[cfg(target_arch = "x86_64")]
+mod shift_x86;
 pub mod sliced;
 pub mod soft;
 
