@@ -231,7 +231,8 @@ fn x86_aes(v: &mut Vec<BackendInfo>) {
     }
 }
 
-/// The constant-time SEED backends: GFNI on AVX-512 / AVX2, and the portable `ct64`.
+/// The constant-time SEED backends: GFNI on AVX-512 / AVX2, the AES instructions on AVX2
+/// where GFNI is missing (`vaes256`), and the portable `ct64`.
 fn seed_simd(v: &mut Vec<BackendInfo>) {
     v.push(BackendInfo {
         cipher: CipherKind::Seed,
@@ -248,10 +249,16 @@ fn seed_simd(v: &mut Vec<BackendInfo>) {
     {
         use seed::x86::{Level, SeedX86};
         fn build<const L: u8>(key: &[u8]) -> Box<dyn BlockCipher> {
-            let level = [Level::Gfni256, Level::Gfni512][L as usize];
+            let level = [Level::Gfni256, Level::Gfni512, Level::Vaes256][L as usize];
             Box::new(SeedX86::new(key, level).expect("registry checked availability"))
         }
-        let levels: [(Level, u32, Probe, Build); 2] = [
+        let levels: [(Level, u32, Probe, Build); 3] = [
+            (
+                Level::Vaes256,
+                30,
+                || Level::Vaes256.available(),
+                build::<2>,
+            ),
             (
                 Level::Gfni256,
                 35,

@@ -14,6 +14,10 @@
 //!   S2(x) = L2·inv_AES(M·x) ⊕ 56 with L2 = A2·Sq^2·M^-1 ([`S1_POST_COLS`],
 //!   [`S2_POST_COLS`]). One `gf2p8affine` (matrix M) then one `gf2p8affineinv` (matrix
 //!   L1 or L2, constant 169 or 56) evaluates 64 S-boxes per 512-bit register.
+//! - Without GFNI, the AES instructions do the inversion: AESENCLAST with a zero round key
+//!   is ShiftRows(A·inv_AES(y) ⊕ 0x63), A being AES's affine matrix ([`AES_AFFINE_COLS`]).
+//!   So S1(x) = N1·SubBytes(M·x) ⊕ c1 with N1 = L1·A^-1 and c1 = N1·0x63 ⊕ 169 (likewise
+//!   S2), and each linear map is two 16-entry nibble lookups (`pshufb`): [`NibbleMap`].
 //! - [`MIX`]: the G function's masked byte mixing as four (rotation, mask) pairs.
 //!
 //! Linear maps are given by columns: `cols[j]` is the image of bit j.
@@ -129,6 +133,66 @@ const fn post_cols(a: &[u8; 8], k: u32) -> [u8; 8] {
 pub const S1_POST_COLS: [u8; 8] = post_cols(&A1_COLS, 3);
 /// L2 = A2·Sq^2·M^-1: S2(x) = L2·inv_AES(M·x) ⊕ 56.
 pub const S2_POST_COLS: [u8; 8] = post_cols(&A2_COLS, 2);
+
+/// Columns of AES's affine matrix A (SubBytes(y) = A·inv(y) ⊕ 0x63): A·y is
+/// y ⊕ (y ⋘ 1) ⊕ (y ⋘ 2) ⊕ (y ⋘ 3) ⊕ (y ⋘ 4) (FIPS 197 §5.1.1).
+pub const AES_AFFINE_COLS: [u8; 8] = {
+    let mut cols = [0u8; 8];
+    let mut j = 0;
+    while j < 8 {
+        let y = 1u8 << j;
+        cols[j] = y ^ y.rotate_left(1) ^ y.rotate_left(2) ^ y.rotate_left(3) ^ y.rotate_left(4);
+        j += 1;
+    }
+    cols
+};
+
+/// AES's SubBytes constant.
+pub const AES_SBOX_CONSTANT: u8 = 0x63;
+
+/// A byte map `x ↦ cols·x ⊕ constant` as the two 16-entry tables a nibble lookup uses:
+/// `lo[x & 15] ⊕ hi[x >> 4]` (the constant folded into `lo`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NibbleMap {
+    pub lo: [u8; 16],
+    pub hi: [u8; 16],
+}
+
+impl NibbleMap {
+    /// The tables of `x ↦ cols·x ⊕ constant`.
+    pub const fn new(cols: &[u8; 8], constant: u8) -> Self {
+        let mut lo = [0u8; 16];
+        let mut hi = [0u8; 16];
+        let mut n = 0;
+        while n < 16 {
+            lo[n] = linear(cols, n as u8) ^ constant;
+            hi[n] = linear(cols, (n as u8) << 4);
+            n += 1;
+        }
+        NibbleMap { lo, hi }
+    }
+
+    /// The map applied to one byte, as the nibble lookups compute it.
+    pub const fn apply(&self, x: u8) -> u8 {
+        self.lo[(x & 15) as usize] ^ self.hi[(x >> 4) as usize]
+    }
+}
+
+/// M: SEED's field into AES's, before AESENCLAST.
+pub const AES_IN: NibbleMap = NibbleMap::new(&TO_AES_COLS, 0);
+
+/// `cols ∘ A^-1` and its constant, for an S-box whose post-inversion map is `cols` and
+/// constant `b`: from AESENCLAST's output s = A·inv ⊕ 0x63, the S-box is
+/// cols·A^-1·(s ⊕ 0x63) ⊕ b.
+const fn after_subbytes(cols: &[u8; 8], b: u8) -> NibbleMap {
+    let n = compose(cols, &invert_cols(&AES_AFFINE_COLS));
+    NibbleMap::new(&n, linear(&n, AES_SBOX_CONSTANT) ^ b)
+}
+
+/// S1 from AESENCLAST's output.
+pub const AES_OUT_S1: NibbleMap = after_subbytes(&S1_POST_COLS, B1);
+/// S2 from AESENCLAST's output.
+pub const AES_OUT_S2: NibbleMap = after_subbytes(&S2_POST_COLS, B2);
 
 /// Columns of x ↦ x^(2^k) in SEED's field (k applications of the Frobenius map).
 pub const fn frobenius_cols(k: u32) -> [u8; 8] {
@@ -263,6 +327,28 @@ mod tests {
                 S2[x as usize],
                 "S2({x:#x})"
             );
+        }
+    }
+
+    /// AESENCLAST's byte function with a zero round key, modelled: A·inv ⊕ 0x63.
+    fn subbytes(y: u8) -> u8 {
+        linear(&AES_AFFINE_COLS, aes_inv(y)) ^ AES_SBOX_CONSTANT
+    }
+
+    #[test]
+    fn aes_affine_gives_the_aes_sbox() {
+        // FIPS 197 Figure 7: S(0x00) = 0x63, S(0x53) = 0xed, S(0xff) = 0x16.
+        assert_eq!(subbytes(0x00), 0x63);
+        assert_eq!(subbytes(0x53), 0xed);
+        assert_eq!(subbytes(0xff), 0x16);
+    }
+
+    #[test]
+    fn aes_instruction_model_gives_the_table_sboxes_on_all_inputs() {
+        for x in 0..=255u8 {
+            let s = subbytes(AES_IN.apply(x));
+            assert_eq!(AES_OUT_S1.apply(s), S1[x as usize], "S1({x:#x})");
+            assert_eq!(AES_OUT_S2.apply(s), S2[x as usize], "S2({x:#x})");
         }
     }
 

@@ -1,4 +1,5 @@
-//! `gfni512`, `gfni256`: SEED with blocks spread across 32-bit lanes and the S-boxes on GFNI.
+//! `gfni512`, `gfni256`, `vaes256`: SEED with blocks spread across 32-bit lanes and the
+//! S-boxes on GFNI, or on the AES instructions where GFNI is missing.
 //!
 //! **Layout** (SEED-on-Cell §3, widened): the paper puts word k of four blocks in one
 //! 128-bit SPE register, so the Feistel halves L0, L1, R0, R1 are four registers and every
@@ -23,7 +24,9 @@ use core::arch::x86_64::*;
 
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
-use super::field::{B1, B2, GFNI_S1, GFNI_S2, GFNI_TO_AES, MIX};
+use super::field::{
+    NibbleMap, AES_IN, AES_OUT_S1, AES_OUT_S2, B1, B2, GFNI_S1, GFNI_S2, GFNI_TO_AES, MIX,
+};
 use super::SeedKeySchedule;
 use crate::cipher::BlockCipher;
 
@@ -39,6 +42,8 @@ pub enum Level {
     Gfni256,
     /// AVX-512F/BW + GFNI: 16 blocks per zmm register.
     Gfni512,
+    /// AVX2 + VAES (no GFNI): 8 blocks per ymm register, S-boxes through AESENCLAST.
+    Vaes256,
 }
 
 impl Level {
@@ -50,6 +55,11 @@ impl Level {
             Level::Gfni512 => {
                 gfni && is_x86_feature_detected!("avx512f") && is_x86_feature_detected!("avx512bw")
             }
+            Level::Vaes256 => {
+                is_x86_feature_detected!("avx2")
+                    && is_x86_feature_detected!("aes")
+                    && is_x86_feature_detected!("vaes")
+            }
         }
     }
 
@@ -58,6 +68,7 @@ impl Level {
         match self {
             Level::Gfni256 => "gfni256",
             Level::Gfni512 => "gfni512",
+            Level::Vaes256 => "vaes256",
         }
     }
 
@@ -66,6 +77,7 @@ impl Level {
         match self {
             Level::Gfni256 => &["avx2", "gfni"],
             Level::Gfni512 => &["avx512f", "avx512bw", "gfni"],
+            Level::Vaes256 => &["avx2", "aes", "vaes"],
         }
     }
 
@@ -80,6 +92,7 @@ impl Level {
             match self {
                 Level::Gfni512 => avx512::g_word(w),
                 Level::Gfni256 => avx2::g_word(w),
+                Level::Vaes256 => vaes256::g_word(w),
             }
         })
     }
@@ -87,7 +100,7 @@ impl Level {
     /// Blocks in flight (register lanes × groups).
     pub fn width(self) -> usize {
         match self {
-            Level::Gfni256 => 8 * GROUPS_256,
+            Level::Gfni256 | Level::Vaes256 => 8 * GROUPS_256,
             Level::Gfni512 => 16 * GROUPS_512,
         }
     }
@@ -119,6 +132,8 @@ impl SeedX86 {
             Level::Gfni512 => SeedKeySchedule::new(key, |w| unsafe { avx512::g_word(w) }),
             // SAFETY: `level.available()` confirmed AVX2 and GFNI above.
             Level::Gfni256 => SeedKeySchedule::new(key, |w| unsafe { avx2::g_word(w) }),
+            // SAFETY: `level.available()` confirmed AVX2, AES and VAES above.
+            Level::Vaes256 => SeedKeySchedule::new(key, |w| unsafe { vaes256::g_word(w) }),
         };
         let enc = ks.round_keys;
         let mut dec = enc;
@@ -142,6 +157,9 @@ impl SeedX86 {
             Level::Gfni512 => unsafe { avx512::crypt(blocks, rk) },
             // SAFETY: a SeedX86 at Gfni256 exists only where AVX2 and GFNI were detected.
             Level::Gfni256 => unsafe { avx2::crypt(blocks, rk) },
+            // SAFETY: a SeedX86 at Vaes256 exists only where AVX2, AES and VAES were
+            // detected.
+            Level::Vaes256 => unsafe { vaes256::crypt(blocks, rk) },
         }
     }
 }
@@ -182,6 +200,19 @@ static BSWAP32: [u8; 16] = word_shuffle([3, 2, 1, 0]);
 static ROTL8: [u8; 16] = word_shuffle([3, 0, 1, 2]);
 static ROTL16: [u8; 16] = word_shuffle([2, 3, 0, 1]);
 static ROTL24: [u8; 16] = word_shuffle([1, 2, 3, 0]);
+
+/// The inverse of AES's ShiftRows as a byte shuffle (byte r + 4c takes byte
+/// r + 4((c - r) mod 4)), so that AESENCLAST's ShiftRows puts every byte back in place.
+static INV_SHIFT_ROWS: [u8; 16] = {
+    let mut idx = [0u8; 16];
+    let mut i = 0;
+    while i < 16 {
+        let (r, c) = (i % 4, i / 4);
+        idx[i] = (r + 4 * ((c + 4 - r) % 4)) as u8;
+        i += 1;
+    }
+    idx
+};
 
 /// The shared part of both levels: the Feistel network on groups of four registers (the
 /// words L0, L1, R0, R1 of a register's worth of blocks), the cascade over a batch, and G
@@ -455,48 +486,96 @@ mod avx512 {
 }
 
 /// `gfni256`: 8 blocks per ymm register (VEX-encoded GFNI, no AVX-512).
+/// The AVX2 lane primitives [`seed_core`] needs besides G and its constants (`set1`,
+/// `xor`, `xor3`, `add`, `lane0`, `shuffle`, `transpose`, `load_group`, `store_group`),
+/// for the 256-bit levels, enabled for `$features`.
+macro_rules! avx2_lanes {
+    ($features:literal) => {
+        type V = __m256i;
+        const LANES: usize = 8;
+
+        #[inline]
+        #[target_feature(enable = $features)]
+        fn set1(w: u32) -> V {
+            _mm256_set1_epi32(w as i32)
+        }
+
+        #[inline]
+        #[target_feature(enable = $features)]
+        fn xor(a: V, b: V) -> V {
+            _mm256_xor_si256(a, b)
+        }
+
+        #[inline]
+        #[target_feature(enable = $features)]
+        fn xor3(a: V, b: V, c: V) -> V {
+            _mm256_xor_si256(_mm256_xor_si256(a, b), c)
+        }
+
+        #[inline]
+        #[target_feature(enable = $features)]
+        fn add(a: V, b: V) -> V {
+            _mm256_add_epi32(a, b)
+        }
+
+        #[inline]
+        #[target_feature(enable = $features)]
+        fn lane0(v: V) -> u32 {
+            _mm_cvtsi128_si32(_mm256_castsi256_si128(v)) as u32
+        }
+
+        #[inline]
+        #[target_feature(enable = $features)]
+        fn shuffle(idx: &[u8; 16]) -> V {
+            // SAFETY: `idx` is 16 readable bytes; loadu has no alignment requirement.
+            _mm256_broadcastsi128_si256(unsafe { _mm_loadu_si128(idx.as_ptr().cast()) })
+        }
+
+        /// 4×4 word transpose inside each 128-bit lane (an involution).
+        #[inline]
+        #[target_feature(enable = $features)]
+        fn transpose(x: [V; 4]) -> [V; 4] {
+            let t0 = _mm256_unpacklo_epi32(x[0], x[1]);
+            let t1 = _mm256_unpackhi_epi32(x[0], x[1]);
+            let t2 = _mm256_unpacklo_epi32(x[2], x[3]);
+            let t3 = _mm256_unpackhi_epi32(x[2], x[3]);
+            [
+                _mm256_unpacklo_epi64(t0, t2),
+                _mm256_unpackhi_epi64(t0, t2),
+                _mm256_unpacklo_epi64(t1, t3),
+                _mm256_unpackhi_epi64(t1, t3),
+            ]
+        }
+
+        /// Loads 8 blocks as the words [W0, W1, W2, W3] of every block.
+        #[inline]
+        #[target_feature(enable = $features)]
+        unsafe fn load_group(p: *const u8) -> [V; 4] {
+            let bswap = shuffle(&BSWAP32);
+            transpose(core::array::from_fn(|i| {
+                // SAFETY: the caller guarantees 128 readable bytes at `p`.
+                _mm256_shuffle_epi8(unsafe { _mm256_loadu_si256(p.add(32 * i).cast()) }, bswap)
+            }))
+        }
+
+        /// Stores the words [W0, W1, W2, W3] of 8 blocks.
+        #[inline]
+        #[target_feature(enable = $features)]
+        unsafe fn store_group(p: *mut u8, w: [V; 4]) {
+            let bswap = shuffle(&BSWAP32);
+            for (i, x) in transpose(w).into_iter().enumerate() {
+                // SAFETY: the caller guarantees 128 writable bytes at `p`.
+                unsafe { _mm256_storeu_si256(p.add(32 * i).cast(), _mm256_shuffle_epi8(x, bswap)) };
+            }
+        }
+    };
+}
+
+/// `gfni256`: 8 blocks per ymm register, S-boxes on GFNI.
 mod avx2 {
     use super::*;
 
-    type V = __m256i;
-    const LANES: usize = 8;
-
-    #[inline]
-    #[target_feature(enable = "avx2,gfni")]
-    fn set1(w: u32) -> V {
-        _mm256_set1_epi32(w as i32)
-    }
-
-    #[inline]
-    #[target_feature(enable = "avx2,gfni")]
-    fn xor(a: V, b: V) -> V {
-        _mm256_xor_si256(a, b)
-    }
-
-    #[inline]
-    #[target_feature(enable = "avx2,gfni")]
-    fn xor3(a: V, b: V, c: V) -> V {
-        _mm256_xor_si256(_mm256_xor_si256(a, b), c)
-    }
-
-    #[inline]
-    #[target_feature(enable = "avx2,gfni")]
-    fn add(a: V, b: V) -> V {
-        _mm256_add_epi32(a, b)
-    }
-
-    #[inline]
-    #[target_feature(enable = "avx2,gfni")]
-    fn lane0(v: V) -> u32 {
-        _mm_cvtsi128_si32(_mm256_castsi256_si128(v)) as u32
-    }
-
-    #[inline]
-    #[target_feature(enable = "avx2,gfni")]
-    fn shuffle(idx: &[u8; 16]) -> V {
-        // SAFETY: `idx` is 16 readable bytes; loadu has no alignment requirement.
-        _mm256_broadcastsi128_si256(unsafe { _mm_loadu_si128(idx.as_ptr().cast()) })
-    }
+    avx2_lanes!("avx2,gfni");
 
     /// Vector constants of G, built once per call.
     pub(super) struct Consts {
@@ -547,45 +626,91 @@ mod avx2 {
         g(x, c)
     }
 
-    /// 4×4 word transpose inside each 128-bit lane (an involution).
-    #[inline]
-    #[target_feature(enable = "avx2,gfni")]
-    fn transpose(x: [V; 4]) -> [V; 4] {
-        let t0 = _mm256_unpacklo_epi32(x[0], x[1]);
-        let t1 = _mm256_unpackhi_epi32(x[0], x[1]);
-        let t2 = _mm256_unpacklo_epi32(x[2], x[3]);
-        let t3 = _mm256_unpackhi_epi32(x[2], x[3]);
-        [
-            _mm256_unpacklo_epi64(t0, t2),
-            _mm256_unpackhi_epi64(t0, t2),
-            _mm256_unpacklo_epi64(t1, t3),
-            _mm256_unpackhi_epi64(t1, t3),
-        ]
+    seed_core!("avx2,gfni", GROUPS_256);
+}
+
+/// `vaes256`: 8 blocks per ymm register, S-boxes through VAESENCLAST (no GFNI needed).
+///
+/// Per G, on 32 bytes: undo the ShiftRows that AESENCLAST will apply (one byte shuffle),
+/// map into AES's field (two nibble lookups), VAESENCLAST with a zero round key (AES's
+/// inversion and affine map), then each S-box's map back (two nibble lookups per S-box
+/// kind; see [`super::field::NibbleMap`]) and the same byte blend and mixing as `gfni256`.
+mod vaes256 {
+    use super::*;
+
+    avx2_lanes!("avx2,aes,vaes");
+
+    /// Vector constants of G, built once per call.
+    pub(super) struct Consts {
+        inv_shift_rows: V,
+        low: V,
+        to_aes: [V; 2],
+        s1: [V; 2],
+        s2: [V; 2],
+        odd: V,
+        mix: [V; 4],
+        rotl: [V; 3],
     }
 
-    /// Loads 8 blocks as the words [W0, W1, W2, W3] of every block.
-    #[inline]
-    #[target_feature(enable = "avx2,gfni")]
-    unsafe fn load_group(p: *const u8) -> [V; 4] {
-        let bswap = shuffle(&BSWAP32);
-        transpose(core::array::from_fn(|i| {
-            // SAFETY: the caller guarantees 128 readable bytes at `p`.
-            _mm256_shuffle_epi8(unsafe { _mm256_loadu_si256(p.add(32 * i).cast()) }, bswap)
-        }))
-    }
-
-    /// Stores the words [W0, W1, W2, W3] of 8 blocks.
-    #[inline]
-    #[target_feature(enable = "avx2,gfni")]
-    unsafe fn store_group(p: *mut u8, w: [V; 4]) {
-        let bswap = shuffle(&BSWAP32);
-        for (i, x) in transpose(w).into_iter().enumerate() {
-            // SAFETY: the caller guarantees 128 writable bytes at `p`.
-            unsafe { _mm256_storeu_si256(p.add(32 * i).cast(), _mm256_shuffle_epi8(x, bswap)) };
+    impl Consts {
+        #[inline]
+        #[target_feature(enable = "avx2,aes,vaes")]
+        pub(super) fn new() -> Self {
+            let tables = |m: &NibbleMap| [shuffle(&m.lo), shuffle(&m.hi)];
+            Consts {
+                inv_shift_rows: shuffle(&INV_SHIFT_ROWS),
+                low: _mm256_set1_epi8(0x0f),
+                to_aes: tables(&AES_IN),
+                s1: tables(&AES_OUT_S1),
+                s2: tables(&AES_OUT_S2),
+                odd: _mm256_set1_epi16(0xff00u16 as i16),
+                mix: MIX.map(|m| set1(m)),
+                rotl: [shuffle(&ROTL8), shuffle(&ROTL16), shuffle(&ROTL24)],
+            }
         }
     }
 
-    seed_core!("avx2,gfni", GROUPS_256);
+    /// The two nibble lookups of a byte map, on bytes already split into nibbles.
+    #[inline]
+    #[target_feature(enable = "avx2,aes,vaes")]
+    fn map(lo: V, hi: V, t: &[V; 2]) -> V {
+        xor(_mm256_shuffle_epi8(t[0], lo), _mm256_shuffle_epi8(t[1], hi))
+    }
+
+    /// A vector's bytes as low and high nibbles.
+    #[inline]
+    #[target_feature(enable = "avx2,aes,vaes")]
+    fn nibbles(x: V, low: V) -> (V, V) {
+        (
+            _mm256_and_si256(x, low),
+            _mm256_and_si256(_mm256_srli_epi16::<4>(x), low),
+        )
+    }
+
+    /// G on 8 words.
+    #[inline]
+    #[target_feature(enable = "avx2,aes,vaes")]
+    fn g(x: V, c: &Consts) -> V {
+        let (lo, hi) = nibbles(_mm256_shuffle_epi8(x, c.inv_shift_rows), c.low);
+        let t = map(lo, hi, &c.to_aes);
+        let s = _mm256_aesenclast_epi128(t, _mm256_setzero_si256());
+        let (lo, hi) = nibbles(s, c.low);
+        let y = _mm256_blendv_epi8(map(lo, hi, &c.s1), map(lo, hi, &c.s2), c.odd);
+        let masked = |r: V, m: V| _mm256_and_si256(r, m);
+        let rot = |i: usize| _mm256_shuffle_epi8(y, c.rotl[i]);
+        let z0 = xor(masked(y, c.mix[0]), masked(rot(0), c.mix[1]));
+        let z1 = xor(masked(rot(1), c.mix[2]), masked(rot(2), c.mix[3]));
+        xor(z0, z1)
+    }
+
+    /// One chain of dependent instructions already; nothing shorter to take.
+    #[inline]
+    #[target_feature(enable = "avx2,aes,vaes")]
+    fn g_latency(x: V, c: &Consts) -> V {
+        g(x, c)
+    }
+
+    seed_core!("avx2,aes,vaes", GROUPS_256);
 }
 
 #[cfg(test)]
@@ -606,7 +731,7 @@ mod tests {
                 .rotate_left(11);
             words.push(w);
         }
-        for level in [Level::Gfni512, Level::Gfni256] {
+        for level in [Level::Gfni512, Level::Gfni256, Level::Vaes256] {
             if !level.available() {
                 eprintln!(
                     "skipped: {} (CPU lacks {:?})",
