@@ -60,6 +60,7 @@ fn aead_rows_are_json_rows_with_the_goptv_anchor() {
         assert_eq!(r["cipher"], "pi32cipher128v2");
         assert!(r["cycles_per_byte"].as_f64().unwrap() > 0.0);
         assert_eq!(r["anchor_cycles_per_byte"], 5.1);
+        assert_eq!(r["quoted"], true, "a quoted figure says so");
     }
     assert_eq!(rows[0]["interleave"], 1);
     assert!(rows[1]["interleave"].as_u64().unwrap() > 1);
