@@ -10,7 +10,7 @@ use std::os::unix::fs::FileTypeExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use common::{bitweave, check_failure, names};
+use common::{bitweave, check_failure, names, run_with_files};
 
 const KEY: &str = "000102030405060708090a0b0c0d0e0f";
 const IV: &str = "0f0e0d0c0b0a09080706050403020100";
@@ -151,14 +151,8 @@ fn expected(case: &Case) -> Vec<u8> {
 }
 
 fn run(case: &Case, input: &Path, output: &Path) -> std::process::Output {
-    bitweave()
-        .args(&case.args)
-        .arg("-i")
-        .arg(input)
-        .arg("-o")
-        .arg(output)
-        .output()
-        .unwrap()
+    let args: Vec<&str> = case.args.iter().map(String::as_str).collect();
+    run_with_files(&args, input, output)
 }
 
 fn mkfifo(path: &Path) {
