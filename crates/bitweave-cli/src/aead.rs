@@ -226,6 +226,8 @@ pub fn print_list() {
         .map(|b| {
             let avail = if b.available() {
                 ""
+            } else if b.features().iter().all(|&f| bitweave::cpu::detected(f)) {
+                " (hidden by the CPU cap)"
             } else {
                 " (not on this CPU)"
             };

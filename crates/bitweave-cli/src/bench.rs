@@ -156,6 +156,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
             openssl::version::version(),
             gcrypt_peer::version()
         );
+        println!("{}", cpu_line());
         println!(
             "N = interleaved chains (1: the standard mode); vs ossl, vs gcry = the peer's c/B \
              / bitweave's (above 1: bitweave is faster); peers run the standard mode; \
@@ -836,4 +837,30 @@ mod clock {
         }
         (now() - c0) as f64 / calls as f64
     }
+}
+
+/// The CPU the figures come from: its model name and the tier backends see (with the
+/// `BITWEAVE_CPU` cap when one is in force).
+fn cpu_line() -> String {
+    use bitweave::cpu;
+    let model = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|t| {
+            t.lines()
+                .find_map(|l| l.strip_prefix("model name"))
+                .map(|v| v.trim_start_matches([' ', '\t', ':']).trim().to_string())
+        })
+        .unwrap_or_else(|| std::env::consts::ARCH.to_string());
+    let cap = match cpu::cap() {
+        Ok(Some(t)) => format!(
+            ", capped by {}={t}; the peers are NOT capped: they use every feature the CPU has",
+            cpu::CPU_ENV
+        ),
+        _ => String::new(),
+    };
+    format!(
+        "CPU: {model}; tier {}{cap} (features in use: {})",
+        cpu::tier(),
+        cpu::reported_names()
+    )
 }

@@ -30,6 +30,7 @@ pub fn run() -> Result<()> {
     );
     crate::aead::print_list();
     println!();
+    print_cpu();
     println!("Backends:");
     println!(
         "  {:<9} {:<10} {:>5} {:>8} {:>6} {:>13}  needs",
@@ -38,14 +39,12 @@ pub fn run() -> Result<()> {
     for b in registry::all() {
         let status = if b.available() {
             ""
+        } else if b.features.iter().all(|&f| bitweave::cpu::detected(f)) {
+            "  (hidden by the CPU cap)"
         } else {
             "  (not on this CPU)"
         };
-        let needs = if b.features.is_empty() {
-            "-".to_string()
-        } else {
-            b.features.join("+")
-        };
+        let needs = b.needs();
         println!(
             "  {:<9} {:<10} {:>5} {:>8} {:>6} {:>13}  {needs}{status}",
             b.cipher.name(),
@@ -72,4 +71,16 @@ pub fn run() -> Result<()> {
     }
     println!();
     Ok(())
+}
+
+/// The tier backends see here, the cap in force and the features they may use.
+fn print_cpu() {
+    use bitweave::cpu::{self, CPU_ENV};
+    let cap = match cpu::cap() {
+        Ok(Some(t)) => format!("capped by {CPU_ENV}={t}"),
+        _ => format!("no cap; {CPU_ENV}=portable|aesni|avx2|avx512 lowers it"),
+    };
+    println!("CPU tier: {} ({cap})", cpu::tier());
+    println!("CPU features in use: {}", cpu::reported_names());
+    println!();
 }

@@ -60,7 +60,10 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     signals::install();
-    let result = match cli.command {
+    // A bad tier cap fails every command the same way, before any work.
+    let result = bitweave::cpu::check()
+        .map_err(anyhow::Error::msg)
+        .and_then(|()| match cli.command {
         Command::Enc(args) => crypt::run(args, bitweave::Direction::Encrypt, cli.quiet),
         Command::Dec(args) => crypt::run(args, bitweave::Direction::Decrypt, cli.quiet),
         Command::List => list::run(),
@@ -70,7 +73,7 @@ fn main() -> ExitCode {
         Command::AeadDec(args) => aead::run(args, false),
         Command::Seal(args) => seal::run_seal(args, cli.quiet),
         Command::Open(args) => seal::run_open(args, cli.quiet),
-    };
+    });
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

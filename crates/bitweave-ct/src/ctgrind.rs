@@ -76,13 +76,13 @@ pub fn targets() -> Vec<Target> {
 pub fn runnable(t: &Target) -> Result<(), String> {
     match t.kind {
         Kind::Block(kind, name) => registry::all()
-            .into_iter()
+            .iter()
             .find(|b| b.cipher == kind && b.name == name)
             .map_or(Err("unknown backend".into()), |b| {
                 if b.available() {
                     Ok(())
                 } else {
-                    Err(b.features.join("+"))
+                    Err(b.needs())
                 }
             }),
         Kind::Pi(_, name) => bitweave::aead::PiBackend::ALL
@@ -92,7 +92,7 @@ pub fn runnable(t: &Target) -> Result<(), String> {
                 if b.available() {
                     Ok(())
                 } else {
-                    Err(b.needs().into())
+                    Err(b.needs())
                 }
             }),
         Kind::Leak(_) => Ok(()),

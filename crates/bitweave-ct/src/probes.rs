@@ -307,7 +307,7 @@ fn evict(byte: &u8) {
 /// backends, the two comparisons, and the controls.
 pub fn names() -> Vec<String> {
     let mut v: Vec<String> = registry::all()
-        .into_iter()
+        .iter()
         .filter(|b| b.constant_time)
         .map(|b| format!("{}/{}", b.cipher.name(), b.name))
         .collect();
@@ -397,7 +397,7 @@ pub fn run(name: &str, budget: Duration, seed: u64) -> Result<Outcome, String> {
                     .find(|b| b.name() == backend)
                     .ok_or_else(|| format!("unknown target {name}"))?;
                 if !b.available() {
-                    return Ok(Outcome::Skipped(b.needs().into()));
+                    return Ok(Outcome::Skipped(b.needs()));
                 }
                 let mut p = Pi {
                     var,
@@ -412,15 +412,15 @@ pub fn run(name: &str, budget: Duration, seed: u64) -> Result<Outcome, String> {
                     .parse()
                     .map_err(|_| format!("unknown target {name}"))?;
                 let info = registry::all()
-                    .into_iter()
+                    .iter()
                     .find(|b| b.cipher == kind && b.name == backend)
                     .ok_or_else(|| format!("unknown target {name}"))?;
                 if !info.available() {
-                    return Ok(Outcome::Skipped(info.features.join("+")));
+                    return Ok(Outcome::Skipped(info.needs()));
                 }
                 let len = kind.key_len() + BLOCKS * kind.block_size();
                 let mut p = Block {
-                    info,
+                    info: *info,
                     fixed: fixed(len),
                     buf: vec![0; len],
                 };

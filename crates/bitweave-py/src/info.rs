@@ -31,7 +31,8 @@ pub fn backends(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
         d.set_item("width", b.width)?;
         d.set_item("priority", b.priority)?;
         d.set_item("constant_time", b.constant_time)?;
-        d.set_item("features", b.features.to_vec())?;
+        let needs: Vec<&str> = b.features.iter().map(|f| f.name()).collect();
+        d.set_item("features", needs)?;
         d.set_item("available", b.available())?;
         let default = registry::select(b.cipher, None).is_ok_and(|s| s.name == b.name);
         d.set_item("default", default)?;
@@ -46,10 +47,7 @@ pub fn backends(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
         d.set_item("width", b.lanes(64))?;
         d.set_item("priority", PiBackend::ALL.iter().position(|&x| x == b))?;
         d.set_item("constant_time", true)?;
-        let needs: Vec<&str> = match b.needs() {
-            "-" => vec![],
-            n => n.split('+').collect(),
-        };
+        let needs: Vec<&str> = b.features().iter().map(|f| f.name()).collect();
         d.set_item("features", needs)?;
         d.set_item("available", b.available())?;
         d.set_item("default", b == best)?;

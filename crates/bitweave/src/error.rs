@@ -36,6 +36,8 @@ pub enum Error {
         backend: String,
         cipher: &'static str,
     },
+    #[error("{0}")]
+    CpuCap(String),
     #[error("backend '{backend}' cannot run on this CPU (needs {needs})")]
     BackendUnavailable { backend: String, needs: String },
     #[error("multi-stream call has {ivs} IVs for {messages} messages")]

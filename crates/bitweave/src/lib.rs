@@ -17,6 +17,7 @@
 
 pub mod aead;
 pub mod cipher;
+pub mod cpu;
 pub mod engine;
 pub mod error;
 pub mod mode;

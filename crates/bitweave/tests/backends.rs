@@ -36,7 +36,7 @@ fn every_backend_matches_soft() {
     for kind in CipherKind::ALL {
         let bs = kind.block_size();
         for info in registry::all()
-            .into_iter()
+            .iter()
             .filter(|b| b.cipher == kind && b.name != "soft")
         {
             if !info.available() {
@@ -44,7 +44,7 @@ fn every_backend_matches_soft() {
                     "skipped: {} on {} (CPU lacks {})",
                     kind,
                     info.name,
-                    info.features.join("+")
+                    info.needs()
                 );
                 continue;
             }

@@ -79,7 +79,8 @@ fn constant_time_key_schedules_match_the_table_one() {
 
 fn seed_backends() -> Vec<registry::BackendInfo> {
     let all: Vec<_> = registry::all()
-        .into_iter()
+        .iter()
+        .copied()
         .filter(|b| b.cipher == CipherKind::Seed && b.name != "soft")
         .collect();
     for name in ["ct64", "gfni256", "gfni512"] {
@@ -96,7 +97,7 @@ fn seed_backends() -> Vec<registry::BackendInfo> {
                 eprintln!(
                     "skipped: seed on {} (CPU lacks {})",
                     b.name,
-                    b.features.join("+")
+                    b.needs()
                 );
             }
             ok

@@ -18,16 +18,16 @@ const SLICED: [&str; 3] = ["sliced64", "sliced256", "sliced512"];
 fn sliced_backends(kind: CipherKind) -> Vec<registry::BackendInfo> {
     let mut out = Vec::new();
     for b in registry::all()
-        .into_iter()
+        .iter()
         .filter(|b| b.cipher == kind && SLICED.contains(&b.name))
     {
         if b.available() {
-            out.push(b);
+            out.push(*b);
         } else {
             eprintln!(
                 "skipped: {kind} on {} (CPU lacks {})",
                 b.name,
-                b.features.join("+")
+                b.needs()
             );
         }
     }

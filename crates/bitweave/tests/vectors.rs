@@ -21,7 +21,7 @@ fn every_vector_on_every_backend() {
         assert_eq!(suite.cipher.block_size(), f.block_bytes, "{}", f.file);
         let params = f.params();
         for info in registry::all()
-            .into_iter()
+            .iter()
             .filter(|b| b.cipher == suite.cipher)
         {
             if !info.available() {

@@ -32,6 +32,7 @@ use std::str::FromStr;
 
 use zeroize::Zeroizing;
 
+use crate::cpu::Feature;
 use crate::error::{Error, Result};
 use pi::engine::{self, Blocks, Job, Out};
 use pi::word::Word;
@@ -168,15 +169,25 @@ impl PiBackend {
     }
 
     /// CPU features the backend needs.
-    pub fn needs(self) -> &'static str {
+    pub fn features(self) -> &'static [Feature] {
         match self {
-            PiBackend::Reference | PiBackend::Portable => "-",
-            PiBackend::Avx2 => "avx2",
-            PiBackend::Avx512 => "avx512f+avx512bw+avx512vl+avx512vbmi2",
+            PiBackend::Reference | PiBackend::Portable => &[],
+            PiBackend::Avx2 => &[Feature::Avx2],
+            PiBackend::Avx512 => &[
+                Feature::Avx512f,
+                Feature::Avx512bw,
+                Feature::Avx512vl,
+                Feature::Avx512vbmi2,
+            ],
         }
     }
 
-    /// Whether this CPU runs it.
+    /// CPU features the backend needs, as `a+b` (`-` for none).
+    pub fn needs(self) -> String {
+        crate::cpu::describe(self.features())
+    }
+
+    /// Whether this CPU runs it (under the tier cap, see [`crate::cpu`]).
     pub fn available(self) -> bool {
         match self {
             PiBackend::Reference | PiBackend::Portable => true,
@@ -211,6 +222,7 @@ impl PiBackend {
     /// The backend named `name`, or [`best`](Self::best) for `None`; an unknown name or one
     /// this CPU cannot run is an error, never a silent fallback.
     pub fn select(name: Option<&str>) -> Result<PiBackend> {
+        crate::cpu::check().map_err(|e| Error::CpuCap(e.to_string()))?;
         let Some(name) = name else {
             return Ok(PiBackend::best());
         };
@@ -221,7 +233,7 @@ impl PiBackend {
         if !b.available() {
             return Err(Error::BackendUnavailable {
                 backend: name.to_string(),
-                needs: b.needs().to_string(),
+                needs: crate::cpu::missing(b.features()),
             });
         }
         Ok(b)

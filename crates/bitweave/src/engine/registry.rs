@@ -1,14 +1,18 @@
 //! The one backend registry: (cipher, backend, CPU features, priorities, width).
 //!
-//! Detection runs once per entry and is cached by the standard library's feature
-//! detection. Selection takes the shape of the work ([`Shape`]): the best available
+//! The table is built once; an entry is available when [`crate::cpu`] reports every
+//! feature it needs (so the `BITWEAVE_CPU` tier cap lowers every cipher alike), and the
+//! default choice per (cipher, shape) is made once and cached. Selection takes the shape of the work ([`Shape`]): the best available
 //! backend for batches of independent blocks, and the best for serial work (one chain,
 //! CFB8/CFB1, a few blocks), which may differ — a bitsliced backend is fast on batches of
 //! 64-512 blocks and slow on one. A backend named by the caller (`--backend`) or by the
 //! `BITWEAVE_BACKEND` environment variable (when it implements the cipher) serves both
 //! shapes. A named backend that cannot run here is an error, never a silent fallback.
 
+use std::sync::OnceLock;
+
 use crate::cipher::{aes, des, seed, BlockCipher, CipherKind};
+use crate::cpu::{self, Feature};
 use crate::error::{Error, Result};
 
 /// Environment variable that overrides the default backend choice.
@@ -16,17 +20,15 @@ pub const BACKEND_ENV: &str = "BITWEAVE_BACKEND";
 
 /// Keys a backend.
 type Build = fn(&[u8]) -> Box<dyn BlockCipher>;
-/// Tells whether this CPU can run a backend.
-type Probe = fn() -> bool;
-
 /// One registered backend of one cipher.
+#[derive(Clone, Copy)]
 pub struct BackendInfo {
     /// The cipher it implements.
     pub cipher: CipherKind,
     /// Registry name (the technique, with lane width where there are several).
     pub name: &'static str,
-    /// CPU features it needs (names as `is_x86_feature_detected!` spells them).
-    pub features: &'static [&'static str],
+    /// CPU features it needs.
+    pub features: &'static [Feature],
     /// Higher wins when choosing the default for batches of independent blocks.
     pub priority: u32,
     /// Higher wins when choosing the default for serial work (0: never chosen for it).
@@ -35,24 +37,24 @@ pub struct BackendInfo {
     pub width: usize,
     /// Whether it runs without secret-dependent branches or memory indices.
     pub constant_time: bool,
-    available: Probe,
     build: Build,
 }
 
 impl BackendInfo {
-    /// Whether this CPU can run the backend.
+    /// Whether this CPU can run the backend (under the tier cap).
     pub fn available(&self) -> bool {
-        (self.available)()
+        cpu::has_all(self.features)
+    }
+
+    /// The features it needs, as `a+b` (`-` for none).
+    pub fn needs(&self) -> String {
+        cpu::describe(self.features)
     }
 
     /// Keys the backend; `key` has the cipher's length (checked by the caller).
     pub fn build(&self, key: &[u8]) -> Box<dyn BlockCipher> {
         (self.build)(key)
     }
-}
-
-fn always() -> bool {
-    true
 }
 
 fn soft(cipher: CipherKind, build: Build) -> BackendInfo {
@@ -64,13 +66,17 @@ fn soft(cipher: CipherKind, build: Build) -> BackendInfo {
         serial_priority: 0,
         width: 1,
         constant_time: false,
-        available: always,
         build,
     }
 }
 
 /// Every backend of every cipher, whether or not this CPU can run it.
-pub fn all() -> Vec<BackendInfo> {
+pub fn all() -> &'static [BackendInfo] {
+    static TABLE: OnceLock<Vec<BackendInfo>> = OnceLock::new();
+    TABLE.get_or_init(table)
+}
+
+fn table() -> Vec<BackendInfo> {
     let aes_soft: Build = |k| Box::new(aes::soft::AesSoft::new(k));
     let des_soft: Build = |k| Box::new(des::soft::DesSoft::new(k));
     let seed_soft: Build = |k| Box::new(seed::soft::SeedSoft::new(k));
@@ -112,16 +118,11 @@ fn des_serial(v: &mut Vec<BackendInfo>) {
         let level = Level::Portable;
         Box::new(DesShift::new(key, level).expect("registry checked availability"))
     }
-    let mut levels: Vec<(Level, u32, Probe, Build)> = vec![(
-        Level::Portable,
-        50,
-        || Level::Portable.available(),
-        build::<0>,
-    )];
+    let mut levels: Vec<(Level, u32, Build)> = vec![(Level::Portable, 50, build::<0>)];
     #[cfg(target_arch = "x86_64")]
-    levels.push((Level::Avx2, 60, || Level::Avx2.available(), build::<1>));
+    levels.push((Level::Avx2, 60, build::<1>));
     for kind in [CipherKind::Des, CipherKind::DesEde, CipherKind::DesEde3] {
-        for &(level, serial_priority, available, build) in &levels {
+        for &(level, serial_priority, build) in &levels {
             v.push(BackendInfo {
                 cipher: kind,
                 name: level.name(),
@@ -130,7 +131,6 @@ fn des_serial(v: &mut Vec<BackendInfo>) {
                 serial_priority,
                 width: 1,
                 constant_time: true,
-                available,
                 build,
             });
         }
@@ -146,19 +146,19 @@ fn sliced(v: &mut Vec<BackendInfo>) {
         let w = [Width::W64, Width::W256, Width::W512][W as usize];
         Box::new(des::sliced::DesSliced::new(key, w).expect("registry checked availability"))
     }
-    let widths: [(Width, u32, Probe, Build); 3] = [
-        (Width::W64, 30, || Width::W64.available(), des_build::<0>),
-        (Width::W256, 35, || Width::W256.available(), des_build::<1>),
-        (Width::W512, 40, || Width::W512.available(), des_build::<2>),
+    let widths: [(Width, u32, Build); 3] = [
+        (Width::W64, 30, des_build::<0>),
+        (Width::W256, 35, des_build::<1>),
+        (Width::W512, 40, des_build::<2>),
     ];
     fn aes_build<const W: u8>(key: &[u8]) -> Box<dyn BlockCipher> {
         let w = [Width::W64, Width::W256, Width::W512][W as usize];
         Box::new(aes::sliced::AesSliced::new(key, w).expect("registry checked availability"))
     }
-    let aes_widths: [(Width, u32, Probe, Build); 3] = [
-        (Width::W64, 20, || Width::W64.available(), aes_build::<0>),
-        (Width::W256, 25, || Width::W256.available(), aes_build::<1>),
-        (Width::W512, 30, || Width::W512.available(), aes_build::<2>),
+    let aes_widths: [(Width, u32, Build); 3] = [
+        (Width::W64, 20, aes_build::<0>),
+        (Width::W256, 25, aes_build::<1>),
+        (Width::W512, 30, aes_build::<2>),
     ];
     let kinds = [
         (CipherKind::Des, widths),
@@ -169,7 +169,7 @@ fn sliced(v: &mut Vec<BackendInfo>) {
         (CipherKind::Aes256, aes_widths),
     ];
     for (kind, ws) in kinds {
-        for (w, priority, available, build) in ws {
+        for (w, priority, build) in ws {
             // For DES the single-block `shift` backends serve serial work; for AES the
             // bitsliced backends are the constant-time choice without AES instructions.
             let serial_priority = match kind {
@@ -184,7 +184,6 @@ fn sliced(v: &mut Vec<BackendInfo>) {
                 serial_priority,
                 width: w.lanes(),
                 constant_time: true,
-                available,
                 build,
             });
         }
@@ -199,23 +198,13 @@ fn x86_aes(v: &mut Vec<BackendInfo>) {
         let level = [Level::AesNi, Level::Vaes256, Level::Vaes512][L as usize];
         Box::new(AesX86::new(key, level).expect("registry checked availability"))
     }
-    let levels: [(Level, u32, Probe, Build); 3] = [
-        (Level::AesNi, 50, || Level::AesNi.available(), build::<0>),
-        (
-            Level::Vaes256,
-            60,
-            || Level::Vaes256.available(),
-            build::<1>,
-        ),
-        (
-            Level::Vaes512,
-            70,
-            || Level::Vaes512.available(),
-            build::<2>,
-        ),
+    let levels: [(Level, u32, Build); 3] = [
+        (Level::AesNi, 50, build::<0>),
+        (Level::Vaes256, 60, build::<1>),
+        (Level::Vaes512, 70, build::<2>),
     ];
     for kind in [CipherKind::Aes128, CipherKind::Aes192, CipherKind::Aes256] {
-        for (level, priority, available, build) in levels {
+        for (level, priority, build) in levels {
             v.push(BackendInfo {
                 cipher: kind,
                 name: level.name(),
@@ -224,7 +213,6 @@ fn x86_aes(v: &mut Vec<BackendInfo>) {
                 serial_priority: priority,
                 width: level.width(),
                 constant_time: true,
-                available,
                 build,
             });
         }
@@ -242,7 +230,6 @@ fn seed_simd(v: &mut Vec<BackendInfo>) {
         serial_priority: 20,
         width: seed::ct::WIDTH,
         constant_time: true,
-        available: always,
         build: |k| Box::new(seed::ct::SeedCt64::new(k)),
     });
     #[cfg(target_arch = "x86_64")]
@@ -252,27 +239,12 @@ fn seed_simd(v: &mut Vec<BackendInfo>) {
             let level = [Level::Gfni256, Level::Gfni512, Level::Vaes256][L as usize];
             Box::new(SeedX86::new(key, level).expect("registry checked availability"))
         }
-        let levels: [(Level, u32, Probe, Build); 3] = [
-            (
-                Level::Vaes256,
-                30,
-                || Level::Vaes256.available(),
-                build::<2>,
-            ),
-            (
-                Level::Gfni256,
-                35,
-                || Level::Gfni256.available(),
-                build::<0>,
-            ),
-            (
-                Level::Gfni512,
-                40,
-                || Level::Gfni512.available(),
-                build::<1>,
-            ),
+        let levels: [(Level, u32, Build); 3] = [
+            (Level::Vaes256, 30, build::<2>),
+            (Level::Gfni256, 35, build::<0>),
+            (Level::Gfni512, 40, build::<1>),
         ];
-        for (level, priority, available, build) in levels {
+        for (level, priority, build) in levels {
             v.push(BackendInfo {
                 cipher: CipherKind::Seed,
                 name: level.name(),
@@ -281,7 +253,6 @@ fn seed_simd(v: &mut Vec<BackendInfo>) {
                 serial_priority: priority,
                 width: level.width(),
                 constant_time: true,
-                available,
                 build,
             });
         }
@@ -307,7 +278,8 @@ pub fn usable(cipher: CipherKind) -> Vec<BackendInfo> {
 /// The backends of `cipher` this CPU can run, best for `shape` first.
 pub fn usable_for(cipher: CipherKind, shape: Shape) -> Vec<BackendInfo> {
     let mut v: Vec<BackendInfo> = all()
-        .into_iter()
+        .iter()
+        .copied()
         .filter(|b| b.cipher == cipher && b.available())
         .collect();
     match shape {
@@ -326,17 +298,36 @@ pub fn select(cipher: CipherKind, name: Option<&str>) -> Result<BackendInfo> {
 /// unknown, lacks the cipher or cannot run here), else the `BITWEAVE_BACKEND` one when it
 /// implements the cipher and can run, else the best available for the shape.
 pub fn select_for(cipher: CipherKind, name: Option<&str>, shape: Shape) -> Result<BackendInfo> {
-    if let Some(name) = name {
-        return named(cipher, name);
+    cpu::check().map_err(|e| Error::CpuCap(e.to_string()))?;
+    match name {
+        Some(name) => named(cipher, name),
+        None => default_for(cipher, shape),
     }
-    if let Ok(env) = std::env::var(BACKEND_ENV) {
-        if let Ok(b) = named(cipher, &env) {
-            return Ok(b);
+}
+
+/// The default for (cipher, shape), chosen once: `BITWEAVE_BACKEND` is read when the
+/// process first selects, like the tier cap.
+fn default_for(cipher: CipherKind, shape: Shape) -> Result<BackendInfo> {
+    type Defaults = Vec<(CipherKind, Shape, Option<BackendInfo>)>;
+    static DEFAULTS: OnceLock<Defaults> = OnceLock::new();
+    let defaults = DEFAULTS.get_or_init(|| {
+        let env = std::env::var(BACKEND_ENV).ok();
+        let mut v = Vec::new();
+        for kind in CipherKind::ALL {
+            for shape in [Shape::Batch, Shape::Serial] {
+                let chosen = env
+                    .as_deref()
+                    .and_then(|e| named(kind, e).ok())
+                    .or_else(|| usable_for(kind, shape).into_iter().next());
+                v.push((kind, shape, chosen));
+            }
         }
-    }
-    usable_for(cipher, shape)
-        .into_iter()
-        .next()
+        v
+    });
+    defaults
+        .iter()
+        .find(|(k, s, _)| *k == cipher && *s == shape)
+        .and_then(|(_, _, b)| *b)
         .ok_or_else(|| Error::UnknownBackend("(none available)".into()))
 }
 
@@ -344,8 +335,8 @@ fn named(cipher: CipherKind, name: &str) -> Result<BackendInfo> {
     if !names().contains(&name) {
         return Err(Error::UnknownBackend(name.to_string()));
     }
-    let b = all()
-        .into_iter()
+    let b = *all()
+        .iter()
         .find(|b| b.cipher == cipher && b.name == name)
         .ok_or_else(|| Error::BackendNotForCipher {
             backend: name.to_string(),
@@ -356,7 +347,7 @@ fn named(cipher: CipherKind, name: &str) -> Result<BackendInfo> {
     } else {
         Err(Error::BackendUnavailable {
             backend: name.to_string(),
-            needs: b.features.join("+"),
+            needs: cpu::missing(b.features),
         })
     }
 }

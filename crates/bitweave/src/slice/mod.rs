@@ -564,7 +564,7 @@ pub enum Width {
 }
 
 impl Width {
-    /// Whether this CPU runs the width (runtime detection, cached by the standard library).
+    /// Whether this CPU runs the width (under the tier cap, see [`crate::cpu`]).
     pub fn available(self) -> bool {
         match self {
             Width::W64 => true,
@@ -595,12 +595,12 @@ impl Width {
         }
     }
 
-    /// CPU features the width needs (as `is_x86_feature_detected!` spells them).
-    pub fn features(self) -> &'static [&'static str] {
+    /// CPU features the width needs.
+    pub fn features(self) -> &'static [crate::cpu::Feature] {
         match self {
             Width::W64 => &[],
-            Width::W256 => &["avx2"],
-            Width::W512 => &["avx512f"],
+            Width::W256 => &[crate::cpu::Feature::Avx2],
+            Width::W512 => &[crate::cpu::Feature::Avx512f],
         }
     }
 

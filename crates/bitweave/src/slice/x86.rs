@@ -14,14 +14,14 @@ use std::arch::x86_64::*;
 
 use super::{Kernel, Lanes, Logic};
 
-/// Whether this CPU runs the 256-lane kernels.
+/// Whether this CPU runs the 256-lane kernels (under the tier cap).
 pub fn has_avx2() -> bool {
-    std::arch::is_x86_feature_detected!("avx2")
+    crate::cpu::has(crate::cpu::Feature::Avx2)
 }
 
-/// Whether this CPU runs the 512-lane kernels.
+/// Whether this CPU runs the 512-lane kernels (under the tier cap).
 pub fn has_avx512() -> bool {
-    std::arch::is_x86_feature_detected!("avx512f")
+    crate::cpu::has(crate::cpu::Feature::Avx512f)
 }
 
 /// `dst ^= src` over the length of `dst` (`src` at least as long) with the widest vectors
@@ -93,7 +93,7 @@ unsafe fn avx512_inner<K: Kernel>(k: &mut K) {
 /// 256-lane backends then).
 pub fn run_avx2<K: Kernel>(k: &mut K) {
     assert!(has_avx2(), "256-lane kernel on a CPU without AVX2");
-    // SAFETY: has_avx2() (is_x86_feature_detected!("avx2")) just returned true, the only
+    // SAFETY: has_avx2() (cpu::has(Avx2), which never reports a feature the CPU lacks) just returned true, the only
     // requirement of avx2_inner.
     unsafe { avx2_inner(k) }
 }
@@ -101,7 +101,7 @@ pub fn run_avx2<K: Kernel>(k: &mut K) {
 /// Runs `k` on 512-bit lanes. Panics if the CPU lacks AVX-512F.
 pub fn run_avx512<K: Kernel>(k: &mut K) {
     assert!(has_avx512(), "512-lane kernel on a CPU without AVX-512F");
-    // SAFETY: has_avx512() (is_x86_feature_detected!("avx512f")) just returned true, the
+    // SAFETY: has_avx512() (cpu::has(Avx512f), which never reports a feature the CPU lacks) just returned true, the
     // only requirement of avx512_inner.
     unsafe { avx512_inner(k) }
 }

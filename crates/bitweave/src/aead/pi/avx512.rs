@@ -611,8 +611,8 @@ pub fn run_blocks<W: W512>(
         super::x86::has_avx512(),
         "AVX-512 kernel called on a CPU without AVX-512"
     );
-    // SAFETY: has_avx512() (is_x86_feature_detected! for avx512f, avx512bw, avx512vl and
-    // avx512vbmi2) just returned true, the only requirement of `blocks_avx512`.
+    // SAFETY: has_avx512() (cpu::has_all for avx512f, avx512bw, avx512vl and avx512vbmi2,
+    // never more than the CPU has) just returned true, the only requirement of `blocks_avx512`.
     unsafe {
         match mode {
             ABSORB => blocks_avx512::<W, ABSORB>(cis, ctr, data, out, tag),

@@ -7,20 +7,26 @@
 
 use super::lanes::{pi_lanes, Soa};
 use super::word::Word;
+use crate::cpu::Feature;
 
-/// Whether this CPU runs the AVX2 kernel.
+/// Whether this CPU runs the AVX2 kernel (under the tier cap, see [`crate::cpu`]).
 pub fn has_avx2() -> bool {
-    std::arch::is_x86_feature_detected!("avx2")
+    crate::cpu::has(Feature::Avx2)
 }
 
 /// Whether this CPU runs the AVX-512 kernel (F, BW and VL for 16-bit words and
 /// 256/512-bit forms; VBMI2 for the 16-bit funnel-shift rotate).
 pub fn has_avx512() -> bool {
-    std::arch::is_x86_feature_detected!("avx512f")
-        && std::arch::is_x86_feature_detected!("avx512bw")
-        && std::arch::is_x86_feature_detected!("avx512vl")
-        && std::arch::is_x86_feature_detected!("avx512vbmi2")
+    crate::cpu::has_all(AVX512)
 }
+
+/// The features of the AVX-512 kernel.
+pub const AVX512: &[Feature] = &[
+    Feature::Avx512f,
+    Feature::Avx512bw,
+    Feature::Avx512vl,
+    Feature::Avx512vbmi2,
+];
 
 /// # Safety
 /// The CPU must support AVX2 (see [`has_avx2`]).
@@ -40,7 +46,7 @@ unsafe fn pi_avx512_inner<W: Word, const L: usize>(s: &mut Soa<W, L>) {
 /// hands this kernel out in that case).
 pub fn pi_avx2<W: Word, const L: usize>(s: &mut Soa<W, L>) {
     assert!(has_avx2(), "AVX2 kernel called on a CPU without AVX2");
-    // SAFETY: `has_avx2()` (is_x86_feature_detected!("avx2"), cached by std) just returned
+    // SAFETY: `has_avx2()` (cpu::has(Avx2), which never reports a feature the CPU lacks) just returned
     // true, which is the only requirement of `pi_avx2_inner`.
     unsafe { pi_avx2_inner(s) }
 }
@@ -51,7 +57,7 @@ pub fn pi_avx512<W: Word, const L: usize>(s: &mut Soa<W, L>) {
         has_avx512(),
         "AVX-512 kernel called on a CPU without AVX-512"
     );
-    // SAFETY: `has_avx512()` (is_x86_feature_detected! for avx512f, avx512bw, avx512vl and
-    // avx512vbmi2) just returned true, the only requirement of `pi_avx512_inner`.
+    // SAFETY: `has_avx512()` (cpu::has_all for avx512f, avx512bw, avx512vl and
+    // avx512vbmi2; the cap never reports a feature the CPU lacks) just returned true, the only requirement of `pi_avx512_inner`.
     unsafe { pi_avx512_inner(s) }
 }

@@ -20,6 +20,7 @@ use core::arch::x86_64::*;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use super::KeySchedule;
+use crate::cpu::Feature;
 use crate::cipher::{prefetch_ahead, BlockCipher, Feedback, STREAMED_BYTES, STREAM_PREFETCH_BYTES};
 
 /// Which instruction set a keyed [`AesX86`] runs on.
@@ -34,21 +35,9 @@ pub enum Level {
 }
 
 impl Level {
-    /// Whether this CPU can run the level.
+    /// Whether this CPU can run the level (under the tier cap, see [`crate::cpu`]).
     pub fn available(self) -> bool {
-        let aesni = is_x86_feature_detected!("aes") && is_x86_feature_detected!("sse2");
-        match self {
-            Level::AesNi => aesni,
-            Level::Vaes256 => {
-                aesni && is_x86_feature_detected!("vaes") && is_x86_feature_detected!("avx2")
-            }
-            Level::Vaes512 => {
-                aesni
-                    && is_x86_feature_detected!("vaes")
-                    && is_x86_feature_detected!("avx512f")
-                    && is_x86_feature_detected!("avx512bw")
-            }
-        }
+        crate::cpu::has_all(self.features())
     }
 
     /// The registry name.
@@ -61,11 +50,12 @@ impl Level {
     }
 
     /// The CPU features it needs.
-    pub fn features(self) -> &'static [&'static str] {
+    pub fn features(self) -> &'static [Feature] {
+        use Feature::*;
         match self {
-            Level::AesNi => &["aes", "sse2"],
-            Level::Vaes256 => &["aes", "vaes", "avx2"],
-            Level::Vaes512 => &["aes", "vaes", "avx512f", "avx512bw"],
+            Level::AesNi => &[Aes, Sse2],
+            Level::Vaes256 => &[Aes, Vaes, Avx2],
+            Level::Vaes512 => &[Aes, Vaes, Avx512f, Avx512bw],
         }
     }
 

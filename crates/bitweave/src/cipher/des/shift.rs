@@ -275,21 +275,17 @@ impl Level {
     }
 
     /// CPU features it needs.
-    pub fn features(self) -> &'static [&'static str] {
+    pub fn features(self) -> &'static [crate::cpu::Feature] {
         match self {
             Level::Portable => &[],
             #[cfg(target_arch = "x86_64")]
-            Level::Avx2 => &["avx2"],
+            Level::Avx2 => &[crate::cpu::Feature::Avx2],
         }
     }
 
-    /// Whether this CPU runs it.
+    /// Whether this CPU runs it (under the tier cap, see [`crate::cpu`]).
     pub fn available(self) -> bool {
-        match self {
-            Level::Portable => true,
-            #[cfg(target_arch = "x86_64")]
-            Level::Avx2 => std::arch::is_x86_feature_detected!("avx2"),
-        }
+        crate::cpu::has_all(self.features())
     }
 }
 

@@ -29,6 +29,7 @@ use super::field::{
 };
 use super::SeedKeySchedule;
 use crate::cipher::BlockCipher;
+use crate::cpu::Feature;
 
 /// Register groups (of 16 blocks) in flight on AVX-512 (at most 8).
 pub const GROUPS_512: usize = 8;
@@ -47,20 +48,9 @@ pub enum Level {
 }
 
 impl Level {
-    /// Whether this CPU can run the level.
+    /// Whether this CPU can run the level (under the tier cap, see [`crate::cpu`]).
     pub fn available(self) -> bool {
-        let gfni = is_x86_feature_detected!("gfni");
-        match self {
-            Level::Gfni256 => gfni && is_x86_feature_detected!("avx2"),
-            Level::Gfni512 => {
-                gfni && is_x86_feature_detected!("avx512f") && is_x86_feature_detected!("avx512bw")
-            }
-            Level::Vaes256 => {
-                is_x86_feature_detected!("avx2")
-                    && is_x86_feature_detected!("aes")
-                    && is_x86_feature_detected!("vaes")
-            }
-        }
+        crate::cpu::has_all(self.features())
     }
 
     /// The registry name.
@@ -73,11 +63,12 @@ impl Level {
     }
 
     /// The CPU features it needs.
-    pub fn features(self) -> &'static [&'static str] {
+    pub fn features(self) -> &'static [Feature] {
+        use Feature::*;
         match self {
-            Level::Gfni256 => &["avx2", "gfni"],
-            Level::Gfni512 => &["avx512f", "avx512bw", "gfni"],
-            Level::Vaes256 => &["avx2", "aes", "vaes"],
+            Level::Gfni256 => &[Avx2, Gfni],
+            Level::Gfni512 => &[Avx512f, Avx512bw, Gfni],
+            Level::Vaes256 => &[Avx2, Aes, Vaes],
         }
     }
 
@@ -734,9 +725,9 @@ mod tests {
         for level in [Level::Gfni512, Level::Gfni256, Level::Vaes256] {
             if !level.available() {
                 eprintln!(
-                    "skipped: {} (CPU lacks {:?})",
+                    "skipped: {} (CPU lacks {})",
                     level.name(),
-                    level.features()
+                    crate::cpu::describe(level.features())
                 );
                 continue;
             }

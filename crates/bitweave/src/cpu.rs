@@ -1,0 +1,329 @@
+//! What this CPU can run: feature detection once (cached), and the tier cap.
+//!
+//! Every backend asks here, never the standard library's detection directly, so one
+//! setting lowers every cipher and π-Cipher alike. `BITWEAVE_CPU` caps what detection
+//! reports, as OpenSSL's `OPENSSL_ia32cap` does, so each tier's selection, kernels and
+//! figures can be checked on the biggest CPU at hand:
+//!
+//! | tier | reports at most |
+//! |---|---|
+//! | `portable` | nothing beyond the architecture's baseline (SSE2 on x86-64) |
+//! | `aesni` | + SSSE3, SSE4.1, AES-NI, PCLMULQDQ (no AVX2) |
+//! | `avx2` | + AVX2, VAES-256, VPCLMULQDQ (no AVX-512, no GFNI: the AMD Zen 3 class) |
+//! | `avx512` | everything the CPU has (the default) |
+//!
+//! A cap only lowers: it never reports a feature the CPU lacks, so every `unsafe` entry
+//! into a `#[target_feature]` function guarded by [`has`] stays sound. An unknown value
+//! is an error at the first backend selection ([`check`]); until it is fixed detection
+//! reports the portable tier, the one choice that is safe everywhere.
+//!
+//! This module is a leaf: it imports nothing from the crate.
+
+use std::fmt;
+use std::sync::OnceLock;
+
+/// Environment variable holding the tier cap.
+pub const CPU_ENV: &str = "BITWEAVE_CPU";
+
+/// A CPU feature a backend may need.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Feature {
+    Sse2,
+    Ssse3,
+    Sse41,
+    Aes,
+    Pclmulqdq,
+    Avx2,
+    Vaes,
+    Vpclmulqdq,
+    Gfni,
+    Avx512f,
+    Avx512bw,
+    Avx512vl,
+    Avx512vbmi,
+    Avx512vbmi2,
+}
+
+impl Feature {
+    pub const ALL: [Feature; 14] = [
+        Feature::Sse2,
+        Feature::Ssse3,
+        Feature::Sse41,
+        Feature::Aes,
+        Feature::Pclmulqdq,
+        Feature::Avx2,
+        Feature::Vaes,
+        Feature::Vpclmulqdq,
+        Feature::Gfni,
+        Feature::Avx512f,
+        Feature::Avx512bw,
+        Feature::Avx512vl,
+        Feature::Avx512vbmi,
+        Feature::Avx512vbmi2,
+    ];
+
+    /// The name as `is_x86_feature_detected!` and `target_feature` spell it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Feature::Sse2 => "sse2",
+            Feature::Ssse3 => "ssse3",
+            Feature::Sse41 => "sse4.1",
+            Feature::Aes => "aes",
+            Feature::Pclmulqdq => "pclmulqdq",
+            Feature::Avx2 => "avx2",
+            Feature::Vaes => "vaes",
+            Feature::Vpclmulqdq => "vpclmulqdq",
+            Feature::Gfni => "gfni",
+            Feature::Avx512f => "avx512f",
+            Feature::Avx512bw => "avx512bw",
+            Feature::Avx512vl => "avx512vl",
+            Feature::Avx512vbmi => "avx512vbmi",
+            Feature::Avx512vbmi2 => "avx512vbmi2",
+        }
+    }
+
+    /// The lowest tier that may report this feature.
+    pub fn tier(self) -> Tier {
+        match self {
+            Feature::Sse2 => Tier::Portable,
+            Feature::Ssse3 | Feature::Sse41 | Feature::Aes | Feature::Pclmulqdq => Tier::Aesni,
+            Feature::Avx2 | Feature::Vaes | Feature::Vpclmulqdq => Tier::Avx2,
+            Feature::Gfni
+            | Feature::Avx512f
+            | Feature::Avx512bw
+            | Feature::Avx512vl
+            | Feature::Avx512vbmi
+            | Feature::Avx512vbmi2 => Tier::Avx512,
+        }
+    }
+
+    /// Whether the CPU itself has the feature (ignoring the cap).
+    fn detect(self) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::is_x86_feature_detected as d;
+            match self {
+                Feature::Sse2 => d!("sse2"),
+                Feature::Ssse3 => d!("ssse3"),
+                Feature::Sse41 => d!("sse4.1"),
+                Feature::Aes => d!("aes"),
+                Feature::Pclmulqdq => d!("pclmulqdq"),
+                Feature::Avx2 => d!("avx2"),
+                Feature::Vaes => d!("vaes"),
+                Feature::Vpclmulqdq => d!("vpclmulqdq"),
+                Feature::Gfni => d!("gfni"),
+                Feature::Avx512f => d!("avx512f"),
+                Feature::Avx512bw => d!("avx512bw"),
+                Feature::Avx512vl => d!("avx512vl"),
+                Feature::Avx512vbmi => d!("avx512vbmi"),
+                Feature::Avx512vbmi2 => d!("avx512vbmi2"),
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            false
+        }
+    }
+
+    fn bit(self) -> u32 {
+        1 << (self as u32)
+    }
+}
+
+/// A class of CPU, lowest first; see the module doc for what each reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Tier {
+    Portable,
+    Aesni,
+    Avx2,
+    Avx512,
+}
+
+impl Tier {
+    pub const ALL: [Tier; 4] = [Tier::Portable, Tier::Aesni, Tier::Avx2, Tier::Avx512];
+
+    /// The name `BITWEAVE_CPU` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Tier::Portable => "portable",
+            Tier::Aesni => "aesni",
+            Tier::Avx2 => "avx2",
+            Tier::Avx512 => "avx512",
+        }
+    }
+
+    /// Parses a `BITWEAVE_CPU` value (case-insensitive).
+    pub fn parse(s: &str) -> Option<Tier> {
+        let s = s.trim().to_ascii_lowercase();
+        Tier::ALL.into_iter().find(|t| t.name() == s)
+    }
+}
+
+impl fmt::Display for Tier {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A `BITWEAVE_CPU` value that names no tier.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BadCap(pub String);
+
+impl fmt::Display for BadCap {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{CPU_ENV}='{}' is not a CPU tier (portable, aesni, avx2 or avx512)",
+            self.0
+        )
+    }
+}
+
+/// Detection and cap, read once.
+struct State {
+    /// Features the CPU has, one bit per [`Feature`].
+    detected: u32,
+    /// Features reported (detected and allowed by the cap).
+    reported: u32,
+    /// The cap from `BITWEAVE_CPU`, if set.
+    cap: Result<Option<Tier>, BadCap>,
+}
+
+fn state() -> &'static State {
+    static STATE: OnceLock<State> = OnceLock::new();
+    STATE.get_or_init(|| {
+        let cap = match std::env::var(CPU_ENV) {
+            Ok(v) if v.trim().is_empty() => Ok(None),
+            Ok(v) => Tier::parse(&v).map(Some).ok_or(BadCap(v)),
+            Err(_) => Ok(None),
+        };
+        let limit = match &cap {
+            Ok(Some(t)) => *t,
+            Ok(None) => Tier::Avx512,
+            Err(_) => Tier::Portable,
+        };
+        let mut detected = 0;
+        let mut reported = 0;
+        for f in Feature::ALL {
+            if f.detect() {
+                detected |= f.bit();
+                if f.tier() <= limit {
+                    reported |= f.bit();
+                }
+            }
+        }
+        State {
+            detected,
+            reported,
+            cap,
+        }
+    })
+}
+
+/// Whether backends may use `feature`: the CPU has it and the cap allows it.
+pub fn has(feature: Feature) -> bool {
+    state().reported & feature.bit() != 0
+}
+
+/// Whether backends may use every one of `features`.
+pub fn has_all(features: &[Feature]) -> bool {
+    features.iter().all(|&f| has(f))
+}
+
+/// Whether the CPU itself has `feature`, whatever the cap says (for reports).
+pub fn detected(feature: Feature) -> bool {
+    state().detected & feature.bit() != 0
+}
+
+/// The cap in force (`None`: no cap), or the bad value that was given.
+pub fn cap() -> Result<Option<Tier>, BadCap> {
+    state().cap.clone()
+}
+
+/// Fails when `BITWEAVE_CPU` holds an unknown value.
+pub fn check() -> Result<(), BadCap> {
+    cap().map(|_| ())
+}
+
+/// The highest tier whose features this CPU reports, as the backends see it.
+pub fn tier() -> Tier {
+    let needs = |t: Tier| -> &'static [Feature] {
+        match t {
+            Tier::Portable => &[],
+            Tier::Aesni => &[Feature::Aes, Feature::Sse41],
+            Tier::Avx2 => &[Feature::Avx2, Feature::Aes, Feature::Vaes],
+            Tier::Avx512 => &[Feature::Avx512f, Feature::Avx512bw],
+        }
+    };
+    Tier::ALL
+        .into_iter()
+        .rev()
+        .find(|&t| has_all(needs(t)))
+        .unwrap_or(Tier::Portable)
+}
+
+/// `features` as `a+b+c`, or `-` for none (for listings and error messages).
+pub fn describe(features: &[Feature]) -> String {
+    if features.is_empty() {
+        return "-".into();
+    }
+    features
+        .iter()
+        .map(|f| f.name())
+        .collect::<Vec<_>>()
+        .join("+")
+}
+
+/// What a backend needing `features` lacks here, for error messages: `a+b`, plus which
+/// cap hides them when the CPU itself has them all.
+pub fn missing(features: &[Feature]) -> String {
+    let needs = describe(features);
+    match cap() {
+        Ok(Some(t)) if features.iter().all(|&f| detected(f)) => {
+            format!("{needs}, which {CPU_ENV}={t} hides")
+        }
+        _ => needs,
+    }
+}
+
+/// The features backends may use, as `a b c` (for `bitweave list`).
+pub fn reported_names() -> String {
+    Feature::ALL
+        .into_iter()
+        .filter(|&f| has(f))
+        .map(|f| f.name())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_cap_only_lowers() {
+        for f in Feature::ALL {
+            assert!(!has(f) || detected(f), "{} reported but not detected", f.name());
+        }
+    }
+
+    #[test]
+    fn tiers_parse_by_name_only() {
+        for t in Tier::ALL {
+            assert_eq!(Tier::parse(t.name()), Some(t));
+            assert_eq!(Tier::parse(&t.name().to_uppercase()), Some(t));
+        }
+        assert_eq!(Tier::parse("avx"), None);
+        assert_eq!(Tier::parse("sse"), None);
+    }
+
+    #[test]
+    fn the_zen3_tier_has_no_avx512_or_gfni() {
+        for f in [Feature::Gfni, Feature::Avx512f, Feature::Avx512vbmi2] {
+            assert!(f.tier() > Tier::Avx2, "{}", f.name());
+        }
+        for f in [Feature::Avx2, Feature::Vaes, Feature::Aes, Feature::Pclmulqdq] {
+            assert!(f.tier() <= Tier::Avx2, "{}", f.name());
+        }
+    }
+}
