@@ -1,6 +1,6 @@
 //! `bitweave enc` / `bitweave dec`: raw encryption compatible with `openssl enc`.
 
-use std::io::{self, Read};
+use std::io::Read;
 use std::path::PathBuf;
 
 use anyhow::{bail, Result};
@@ -9,11 +9,9 @@ use clap::Args;
 use zeroize::Zeroizing;
 
 use crate::input;
-use crate::output::{reason, Output};
+use crate::output::Output;
+use crate::pipeline::{self, Piece};
 use crate::progress::Progress;
-
-/// Bytes read per step: output memory stays flat whatever the input size.
-const CHUNK: usize = 1 << 20;
 
 #[derive(Args)]
 pub struct CryptArgs {
@@ -95,34 +93,41 @@ pub fn run(args: CryptArgs, direction: Direction, quiet: bool) -> Result<()> {
     out.commit()
 }
 
-/// Runs `input` through `crypter` into `out` in pieces of [`CHUNK`] bytes. On an error
-/// (unreadable input, full disk, bad padding) it returns before `out` is committed, so a
-/// file output never appears.
+/// Runs `input` through `crypter` into `out`, reading, encrypting and writing at once
+/// ([`pipeline`]). Every piece but the last is transformed in place; the last goes through
+/// `update` and `finish` (padding). On an error (unreadable input, full disk, bad padding)
+/// it returns before `out` is committed, so a file output never appears.
 fn stream(
-    mut crypter: Crypter,
-    input: &mut dyn Read,
+    crypter: Crypter,
+    input: &mut (dyn Read + Send),
     in_name: &str,
     out: &mut Output,
     mut progress: Progress,
 ) -> Result<()> {
-    let mut buf = Zeroizing::new(vec![0u8; CHUNK]);
-    let mut result = Zeroizing::new(Vec::with_capacity(CHUNK + 64));
-    loop {
-        let n = match input.read(&mut buf) {
-            Ok(0) => break,
-            Ok(n) => n,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => bail!("cannot read {in_name}: {}", reason(&e)),
-        };
-        result.clear();
-        crypter.update(&buf[..n], &mut result);
-        out.write(&result)?;
-        progress.inc(n as u64);
-    }
+    // Whole units per piece, so in-place work always applies before the end.
+    let unit = crypter.unit();
+    let piece_len = (pipeline::PIECE / unit).max(1) * unit;
+    let mut crypter = Some(crypter);
+    let mut transform = |piece: &mut Piece, last: bool| -> Result<()> {
+        progress.inc(piece.len as u64);
+        let c = crypter.as_mut().expect("no piece after the last");
+        if !last {
+            return Ok(c.update_in_place_before_end(piece.data())?);
+        }
+        let mut result = Zeroizing::new(Vec::with_capacity(piece.len + 64));
+        c.update(piece.data(), &mut result);
+        crypter
+            .take()
+            .expect("one last piece")
+            .finish(&mut result)?;
+        // The piece's old buffer is wiped as it drops here.
+        piece.replace(result);
+        Ok(())
+    };
+    let mut write = |data: &[u8]| out.write(data);
+    pipeline::run(input, in_name, piece_len, &mut transform, &mut write)?;
     progress.finish();
-    result.clear();
-    crypter.finish(&mut result)?;
-    out.write(&result)
+    Ok(())
 }
 
 #[cfg(test)]
@@ -143,7 +148,7 @@ mod tests {
             let mut out = Output::open(Some(&target)).unwrap();
             // Three full chunks go out to the temporary before the read fails.
             let mut input = FailingReader {
-                good: 3 * CHUNK + 100,
+                good: 3 * pipeline::PIECE + 100,
             };
             let err = stream(
                 crypter,

@@ -2,6 +2,7 @@
 
 use std::fs::File;
 use std::io::{self, Read};
+use std::os::fd::AsFd;
 use std::path::Path;
 
 use anyhow::{anyhow, Result};
@@ -10,7 +11,8 @@ use crate::output::{is_std, reason};
 
 /// An opened input.
 pub struct Input {
-    pub reader: Box<dyn Read>,
+    /// Unbuffered: callers read large pieces (a pipe's whole buffer per call).
+    pub reader: Box<dyn Read + Send>,
     /// As error messages name it: `'path'` or `standard input`.
     pub name: String,
     /// The size, when the input is a regular file (for a progress bar).
@@ -20,8 +22,13 @@ pub struct Input {
 /// Opens `path` (standard input for `None` or `-`).
 pub fn open(path: Option<&Path>) -> Result<Input> {
     let Some(p) = path.filter(|_| !is_std(path)) else {
+        // Its own descriptor (a duplicate of 0), so a reader thread can own it.
+        let fd = io::stdin()
+            .as_fd()
+            .try_clone_to_owned()
+            .map_err(|e| anyhow!("cannot read standard input: {}", reason(&e)))?;
         return Ok(Input {
-            reader: Box::new(io::stdin().lock()),
+            reader: Box::new(File::from(fd)),
             name: "standard input".into(),
             size: None,
         });

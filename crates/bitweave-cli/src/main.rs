@@ -13,6 +13,7 @@ mod input;
 mod list;
 mod openssl_peer;
 mod output;
+mod pipeline;
 mod plot;
 mod progress;
 mod seal;
@@ -64,16 +65,16 @@ fn main() -> ExitCode {
     let result = bitweave::cpu::check()
         .map_err(anyhow::Error::msg)
         .and_then(|()| match cli.command {
-        Command::Enc(args) => crypt::run(args, bitweave::Direction::Encrypt, cli.quiet),
-        Command::Dec(args) => crypt::run(args, bitweave::Direction::Decrypt, cli.quiet),
-        Command::List => list::run(),
-        Command::Bench(args) => bench::run(args),
-        Command::Sim(args) => sim::run(args),
-        Command::AeadEnc(args) => aead::run(args, true),
-        Command::AeadDec(args) => aead::run(args, false),
-        Command::Seal(args) => seal::run_seal(args, cli.quiet),
-        Command::Open(args) => seal::run_open(args, cli.quiet),
-    });
+            Command::Enc(args) => crypt::run(args, bitweave::Direction::Encrypt, cli.quiet),
+            Command::Dec(args) => crypt::run(args, bitweave::Direction::Decrypt, cli.quiet),
+            Command::List => list::run(),
+            Command::Bench(args) => bench::run(args),
+            Command::Sim(args) => sim::run(args),
+            Command::AeadEnc(args) => aead::run(args, true),
+            Command::AeadDec(args) => aead::run(args, false),
+            Command::Seal(args) => seal::run_seal(args, cli.quiet),
+            Command::Open(args) => seal::run_open(args, cli.quiet),
+        });
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

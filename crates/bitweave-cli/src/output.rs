@@ -16,6 +16,7 @@
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
+use std::os::fd::AsFd;
 use std::os::unix::fs::FileTypeExt;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
@@ -151,12 +152,11 @@ fn destination(path: Option<&Path>) -> Result<Destination> {
 
 /// Where output goes.
 pub enum Output {
-    Stdout(io::StdoutLock<'static>),
+    /// Standard output through its own descriptor (a duplicate of 1): unbuffered, so a
+    /// large write is one system call, and ownable by a writer thread.
+    Stdout(File),
     /// A device or FIFO, written as the bytes come; `name` is the path the user gave.
-    Direct {
-        file: File,
-        name: PathBuf,
-    },
+    Direct { file: File, name: PathBuf },
     /// A temporary beside `target` (links followed), renamed over it on commit; `name`
     /// is the path the user gave.
     File {
@@ -171,7 +171,13 @@ impl Output {
     /// Standard output when `path` is `None` or `-`; else what the module doc says.
     pub fn open(path: Option<&Path>) -> Result<Self> {
         match (destination(path)?, path) {
-            (Destination::Stdout, _) | (_, None) => Ok(Output::Stdout(io::stdout().lock())),
+            (Destination::Stdout, _) | (_, None) => {
+                let fd = io::stdout()
+                    .as_fd()
+                    .try_clone_to_owned()
+                    .map_err(|e| anyhow!("cannot write to standard output: {}", reason(&e)))?;
+                Ok(Output::Stdout(File::from(fd)))
+            }
             (Destination::Direct(real), Some(name)) => {
                 let file = OpenOptions::new()
                     .write(true)

@@ -171,14 +171,27 @@ fn every_reachable_tier_gives_the_soft_bytes() {
 
 #[test]
 fn a_backend_the_cap_hides_is_refused_by_name() {
-    let out = encrypt(Some("portable"), Some("aesni"), "aes-128-ctr", b"0123456789abcdef");
+    let out = encrypt(
+        Some("portable"),
+        Some("aesni"),
+        "aes-128-ctr",
+        b"0123456789abcdef",
+    );
     check_failure(&out, "BITWEAVE_CPU=portable hides", &["--backend aesni"]);
 }
 
 #[test]
 fn an_unknown_tier_is_one_clear_error() {
     for bad in ["avx", "sse4", "AVX-512"] {
-        let out = bitweave().arg("list").env("BITWEAVE_CPU", bad).output().unwrap();
-        check_failure(&out, &format!("BITWEAVE_CPU='{bad}' is not a CPU tier"), &[bad]);
+        let out = bitweave()
+            .arg("list")
+            .env("BITWEAVE_CPU", bad)
+            .output()
+            .unwrap();
+        check_failure(
+            &out,
+            &format!("BITWEAVE_CPU='{bad}' is not a CPU tier"),
+            &[bad],
+        );
     }
 }

@@ -303,7 +303,11 @@ mod tests {
     #[test]
     fn a_cap_only_lowers() {
         for f in Feature::ALL {
-            assert!(!has(f) || detected(f), "{} reported but not detected", f.name());
+            assert!(
+                !has(f) || detected(f),
+                "{} reported but not detected",
+                f.name()
+            );
         }
     }
 
@@ -322,7 +326,12 @@ mod tests {
         for f in [Feature::Gfni, Feature::Avx512f, Feature::Avx512vbmi2] {
             assert!(f.tier() > Tier::Avx2, "{}", f.name());
         }
-        for f in [Feature::Avx2, Feature::Vaes, Feature::Aes, Feature::Pclmulqdq] {
+        for f in [
+            Feature::Avx2,
+            Feature::Vaes,
+            Feature::Aes,
+            Feature::Pclmulqdq,
+        ] {
             assert!(f.tier() <= Tier::Avx2, "{}", f.name());
         }
     }

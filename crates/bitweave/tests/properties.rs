@@ -110,6 +110,50 @@ proptest! {
         }
     }
 
+    /// The streaming CLI's path: every piece but the last in place (before the end, so
+    /// padded decryption too), the last through `update` and `finish`; equals one shot.
+    #[test]
+    fn in_place_before_the_end_equals_one_shot((suite, params) in suite_strategy(),
+                                               key in prop::collection::vec(any::<u8>(), 32),
+                                               iv in prop::collection::vec(any::<u8>(), 16 * 9),
+                                               units in prop::collection::vec(0usize..5, 0..5),
+                                               tail in 0usize..40) {
+        let bs = suite.cipher.block_size();
+        let key = &key[..suite.cipher.key_len()];
+        let iv = &iv[..params.iv_len(bs)];
+        let c = Cipher::new(suite.cipher, key).unwrap();
+        let unit = params.crypter(&c, Direction::Encrypt, iv).unwrap().unit();
+        let mut pieces: Vec<Vec<u8>> = units
+            .iter()
+            .enumerate()
+            .map(|(i, &u)| (0..u * unit).map(|j| (i * 131 + j * 7) as u8).collect())
+            .collect();
+        pieces.push((0..tail).map(|j| (j * 13) as u8).collect());
+        let plain: Vec<u8> = fixup(&params, bs, pieces.concat());
+        let cipher_text = params.encrypt_all(&c, iv, &plain).unwrap();
+        for (dir, input, want) in [
+            (Direction::Encrypt, &plain, &cipher_text),
+            (Direction::Decrypt, &cipher_text, &plain),
+        ] {
+            // Cut `input` at the pieces' boundaries (whole units), the rest last.
+            let mut cr = params.crypter(&c, dir, iv).unwrap();
+            let mut got = Vec::new();
+            let mut at = 0;
+            for p in &pieces[..pieces.len() - 1] {
+                if at + p.len() > input.len() {
+                    break;
+                }
+                let mut buf = input[at..at + p.len()].to_vec();
+                cr.update_in_place_before_end(&mut buf).unwrap();
+                got.extend_from_slice(&buf);
+                at += p.len();
+            }
+            cr.update(&input[at..], &mut got);
+            cr.finish(&mut got).unwrap();
+            prop_assert_eq!(&got, want, "{} {:?}", suite, dir);
+        }
+    }
+
     #[test]
     fn unaligned_buffers_give_the_same_blocks(offset in 0usize..16, blocks in 0usize..40, seed in any::<u64>()) {
         for kind in CipherKind::ALL {

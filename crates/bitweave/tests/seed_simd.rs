@@ -94,11 +94,7 @@ fn seed_backends() -> Vec<registry::BackendInfo> {
         .filter(|b| {
             let ok = b.available();
             if !ok {
-                eprintln!(
-                    "skipped: seed on {} (CPU lacks {})",
-                    b.name,
-                    b.needs()
-                );
+                eprintln!("skipped: seed on {} (CPU lacks {})", b.name, b.needs());
             }
             ok
         })

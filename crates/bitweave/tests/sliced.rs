@@ -24,11 +24,7 @@ fn sliced_backends(kind: CipherKind) -> Vec<registry::BackendInfo> {
         if b.available() {
             out.push(*b);
         } else {
-            eprintln!(
-                "skipped: {kind} on {} (CPU lacks {})",
-                b.name,
-                b.needs()
-            );
+            eprintln!("skipped: {kind} on {} (CPU lacks {})", b.name, b.needs());
         }
     }
     out

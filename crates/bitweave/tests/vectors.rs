@@ -20,10 +20,7 @@ fn every_vector_on_every_backend() {
         let suite = f.suite();
         assert_eq!(suite.cipher.block_size(), f.block_bytes, "{}", f.file);
         let params = f.params();
-        for info in registry::all()
-            .iter()
-            .filter(|b| b.cipher == suite.cipher)
-        {
+        for info in registry::all().iter().filter(|b| b.cipher == suite.cipher) {
             if !info.available() {
                 skipped.push(format!("{} on {}", f.file, info.name));
                 continue;

@@ -8,9 +8,12 @@ use rayon::prelude::*;
 /// Below this many bytes per thread, splitting costs more than it gains.
 pub const MIN_BYTES_PER_THREAD: usize = 64 * 1024;
 
-/// The number of cores (the default thread count).
+/// The number of cores (the default thread count), asked once: the standard library
+/// reads the affinity mask and the cgroup quota files on every call, three system calls
+/// per file, which a stream of 1 MiB pieces would pay a thousand times per GiB.
 pub fn available_threads() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
+    static THREADS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *THREADS.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
 /// How many chunks to cut `len` bytes into for `threads` requested threads

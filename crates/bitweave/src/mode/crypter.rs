@@ -125,6 +125,25 @@ impl Crypter {
         Ok(())
     }
 
+    /// Like [`update_in_place`](Self::update_in_place) for a caller that knows more input
+    /// follows `data`: then nothing needs holding back, so padded decryption can work in
+    /// place too (the block it keeps for unpadding is in the input still to come). The
+    /// end of the input goes through [`update`](Self::update) and [`finish`](Self::finish).
+    pub fn update_in_place_before_end(&mut self, data: &mut [u8]) -> Result<()> {
+        if !self.pending.is_empty() || !data.len().is_multiple_of(self.unit) {
+            return Err(Error::InPlaceUnavailable { unit: self.unit });
+        }
+        self.total += data.len() as u64;
+        self.process(data);
+        Ok(())
+    }
+
+    /// Bytes that must be whole for in-place work (a block; a row of N blocks when
+    /// interleaved; one byte for CFB8/CFB1).
+    pub fn unit(&self) -> usize {
+        self.unit
+    }
+
     /// Processes the rest: pads or unpads, and checks the length rules of ECB/CBC.
     pub fn finish(mut self, out: &mut Vec<u8>) -> Result<()> {
         let bs = self.cipher.block_size();

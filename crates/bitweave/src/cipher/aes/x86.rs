@@ -20,8 +20,8 @@ use core::arch::x86_64::*;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use super::KeySchedule;
-use crate::cpu::Feature;
 use crate::cipher::{prefetch_ahead, BlockCipher, Feedback, STREAMED_BYTES, STREAM_PREFETCH_BYTES};
+use crate::cpu::Feature;
 
 /// Which instruction set a keyed [`AesX86`] runs on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
