@@ -4,7 +4,11 @@
 //!   file in the same directory and renamed over the target only on success; on any error
 //!   the temporary is removed and an existing target is left untouched. Temporaries in
 //!   flight are listed, so that the signal handler ([`crate::signals`]) can remove them
-//!   too before exiting.
+//!   too before exiting. When an existing file is replaced, the temporary is flushed to
+//!   disk (`fsync`) before the rename, so a crash leaves the old file or the new one,
+//!   never a renamed but unwritten one; a new file is not synced, as `cp` and `openssl
+//!   enc` do not (the input it came from is still there). The sync costs what writing the
+//!   file back costs: 1.6 s for 1 GiB on the machine the README's figures come from.
 //! - a symbolic link: followed (through every link in a chain), and the file it ends at is
 //!   replaced as above; the link stays a link. A link to nothing creates its target.
 //! - a character or block device, or a FIFO: opened and written directly, as a shell's `>`
@@ -164,6 +168,8 @@ pub enum Output {
         target: PathBuf,
         name: PathBuf,
         listed: Listed,
+        /// A file is at `target` already: sync before renaming over it.
+        replacing: bool,
     },
 }
 
@@ -213,11 +219,13 @@ impl Output {
                         )
                     })?;
                 let listed = Listed::new(tmp.path());
+                let replacing = target.exists();
                 Ok(Output::File {
                     tmp,
                     target,
                     name: name.to_path_buf(),
                     listed,
+                    replacing,
                 })
             }
         }
@@ -269,10 +277,13 @@ impl Output {
                 mut tmp,
                 target,
                 listed,
+                replacing,
                 ..
             } => {
                 tmp.flush().map_err(what)?;
-                tmp.as_file().sync_all().map_err(what)?;
+                if replacing {
+                    tmp.as_file().sync_all().map_err(what)?;
+                }
                 if let Ok(meta) = fs::metadata(&target) {
                     fs::set_permissions(tmp.path(), meta.permissions()).map_err(what)?;
                 }

@@ -6,7 +6,8 @@
 //! libsodium's secretstream), so truncation, extension, reordering and splicing all fail.
 //!
 //! Chunks of a window (a few per core) are sealed or opened in parallel on rayon and
-//! written in order, so memory stays constant whatever the input size.
+//! written in order, so memory stays constant whatever the input size; while one window
+//! is worked on, the previous one is written and the next one read.
 //!
 //! ```
 //! use bitweave::seal::{open, seal, OpenOptions, SealOptions, Secret};
@@ -115,30 +116,19 @@ pub fn seal_with_header<R: Read, W: Write>(
     let chunk = header.chunk_size();
     let tag = header.suite.tag_len();
     let pool = Pool::new(threads)?;
-    let mut slots = Slots::new(pool.window(), chunk + tag);
-    let mut index = 0u64;
-    let mut total = 0u64;
-    loop {
-        let (count, eof) = slots.fill(&mut input, chunk).map_err(SealError::Read)?;
-        let bufs = &mut slots.bufs[..count];
-        total += bufs.iter().map(|b| b.len() as u64).sum::<u64>();
-        pool.run(|| {
-            bufs.par_iter_mut().enumerate().for_each(|(i, buf)| {
-                let last = eof && i + 1 == count;
-                cipher.seal(index + i as u64, last, buf);
-            })
-        });
-        for buf in bufs.iter() {
-            output.write_all(buf).map_err(SealError::Write)?;
-        }
-        index += count as u64;
-        if eof {
-            break;
-        }
-        slots.carry(count);
-    }
+    let total = drive(
+        &mut input,
+        &mut output,
+        &pool,
+        chunk,
+        chunk + tag,
+        |i, last, buf| {
+            cipher.seal(i, last, buf);
+            Ok(())
+        },
+    )?;
     output.flush().map_err(SealError::Write)?;
-    Ok(total)
+    Ok(total.read)
 }
 
 /// Opens a sealed stream from `input` into `output`. Returns the plaintext length.
@@ -163,37 +153,102 @@ pub fn open<R: Read, W: Write>(
     let tag = header.suite.tag_len();
     let record = header.chunk_size() + tag;
     let pool = Pool::new(opts.threads)?;
-    let mut slots = Slots::new(pool.window(), record);
-    let mut index = 0u64;
-    let mut total = 0u64;
-    loop {
-        let (count, eof) = slots.fill(&mut input, record).map_err(SealError::Read)?;
-        let bufs = &mut slots.bufs[..count];
-        let failed = pool.run(|| {
-            bufs.par_iter_mut()
-                .enumerate()
-                .map(|(i, buf)| {
-                    let last = eof && i + 1 == count;
-                    open_one(&cipher, index + i as u64, last, buf, tag).err()
-                })
-                .collect::<Vec<_>>()
-        });
-        // The earliest failure is the one to report; nothing of this window is written.
-        if let Some(e) = failed.into_iter().flatten().next() {
-            return Err(e);
-        }
-        for buf in bufs.iter() {
-            total += buf.len() as u64;
+    let total = drive(
+        &mut input,
+        &mut output,
+        &pool,
+        record,
+        record,
+        |i, last, buf| open_one(&cipher, i, last, buf, tag),
+    )?;
+    output.flush().map_err(SealError::Write)?;
+    Ok(total.written)
+}
+
+/// Bytes a [`drive`] read and wrote.
+struct Totals {
+    read: u64,
+    written: u64,
+}
+
+/// Runs records of `size` bytes from `input` through `work(index, last, buf)` (in place;
+/// `buf` may grow to `capacity`) into `output`, a window of records at a time. The pool
+/// works on one window while this thread writes the previous one and reads the next, so
+/// the disk or pipe and the cores are busy at the same time. A window is written only
+/// when every record of it succeeded; the first failure in input order is returned.
+fn drive<R: Read, W: Write>(
+    input: &mut R,
+    output: &mut W,
+    pool: &Pool,
+    size: usize,
+    capacity: usize,
+    work: impl Fn(u64, bool, &mut Vec<u8>) -> Result<(), SealError> + Sync,
+) -> Result<Totals, SealError> {
+    let window = pool.window();
+    // Three windows go round: worked on, being written (`done`), being read (`next`).
+    let mut current = Slots::new(window, capacity);
+    let mut next = Slots::new(window, capacity);
+    let mut done = Slots::new(window, capacity);
+    let mut done_count = 0;
+    let mut totals = Totals {
+        read: 0,
+        written: 0,
+    };
+    let mut write = |slots: &Slots, count: usize, totals: &mut Totals| {
+        for buf in &slots.bufs[..count] {
+            totals.written += buf.len() as u64;
             output.write_all(buf).map_err(SealError::Write)?;
         }
-        index += count as u64;
-        if eof {
-            break;
+        Ok::<(), SealError>(())
+    };
+    let mut index = 0u64;
+    let (mut count, mut eof) = current.fill(input, size).map_err(SealError::Read)?;
+    loop {
+        totals.read += current.bufs[..count]
+            .iter()
+            .map(|b| b.len() as u64)
+            .sum::<u64>();
+        let (records, lookahead) = current.bufs.split_at_mut(count);
+        let (worked, io) = std::thread::scope(|s| {
+            let worker = s.spawn(|| {
+                pool.run(|| {
+                    records
+                        .par_iter_mut()
+                        .enumerate()
+                        .map(|(i, buf)| work(index + i as u64, eof && i + 1 == count, buf).err())
+                        .collect::<Vec<_>>()
+                })
+            });
+            // Meanwhile: write the previous window, then read the next one, which starts
+            // with this one's lookahead record.
+            let io = write(&done, done_count, &mut totals).and_then(|()| {
+                if eof {
+                    return Ok(None);
+                }
+                std::mem::swap(&mut lookahead[0], &mut next.bufs[0]);
+                next.carried = true;
+                next.fill(input, size).map(Some).map_err(SealError::Read)
+            });
+            (worker.join().expect("chunk work does not panic"), io)
+        });
+        if let Some(e) = worked.into_iter().flatten().next() {
+            return Err(e);
         }
-        slots.carry(count);
+        index += count as u64;
+        // This window is now the one to write; the written one takes the next read.
+        std::mem::swap(&mut done, &mut current);
+        done_count = count;
+        match io? {
+            None => {
+                write(&done, done_count, &mut totals)?;
+                return Ok(totals);
+            }
+            Some(filled) => {
+                (count, eof) = filled;
+                std::mem::swap(&mut current, &mut next);
+            }
+        }
     }
-    output.flush().map_err(SealError::Write)?;
-    Ok(total)
 }
 
 /// Opens one record, and on failure says why as precisely as the record allows: a record
@@ -263,12 +318,6 @@ impl Slots {
                 return Ok((filled - usize::from(empty_tail), true));
             }
         }
-    }
-
-    /// Moves the lookahead slot (just after the `count` processed ones) to the front.
-    fn carry(&mut self, count: usize) {
-        self.bufs.swap(0, count);
-        self.carried = true;
     }
 }
 
