@@ -691,6 +691,94 @@ unsafe fn ctr_vaes512(aes: &AesX86, counter: &mut [u8], data: &mut [u8]) {
     crate::cipher::ctr_by_batches(aes, counter, groups.into_remainder());
 }
 
+/// Counter mode on VAES-256: as [`ctr_vaes512`], 16 counter blocks per group in eight
+/// registers of two, so counters are built in registers instead of in a buffer that is
+/// written, encrypted and read again.
+#[target_feature(enable = "aes,sse2,avx2,vaes")]
+unsafe fn ctr_vaes256(aes: &AesX86, counter: &mut [u8], data: &mut [u8]) {
+    let (keys, rounds) = (&aes.enc, aes.rounds);
+    let k: [__m256i; 15] = load_keys_128(keys, rounds).map(|x| _mm256_broadcastsi128_si256(x));
+    // Reverses the 16 bytes of each 128-bit lane (little-endian integer ↔ big-endian block).
+    let reverse = _mm256_broadcastsi128_si256(_mm_set_epi8(
+        0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+    ));
+    // Register i holds blocks 2i, 2i+1: add 2i+j to the low qword of lane j.
+    let inc: [__m256i; 8] = core::array::from_fn(|i| {
+        let b = 2 * i as i64;
+        _mm256_set_epi64x(0, b + 1, 0, b)
+    });
+    let mut ctr = u128::from_be_bytes(counter[..16].try_into().unwrap());
+    let len = data.len();
+    let mut groups = data.chunks_exact_mut(256);
+    for (n, g) in (&mut groups).enumerate() {
+        prefetch_ahead::<4>(g.as_ptr(), len - 256 * n);
+        let lo = ctr as u64;
+        if lo.checked_add(15).is_none() {
+            let mut c = ctr.to_be_bytes();
+            crate::cipher::ctr_by_batches(aes, &mut c, g);
+            ctr = u128::from_be_bytes(c);
+            continue;
+        }
+        let base = _mm256_broadcastsi128_si256(_mm_set_epi64x((ctr >> 64) as i64, lo as i64));
+        let mut x: [__m256i; 8] = core::array::from_fn(|i| {
+            _mm256_xor_si256(
+                _mm256_shuffle_epi8(_mm256_add_epi64(base, inc[i]), reverse),
+                k[0],
+            )
+        });
+        for kr in &k[1..rounds] {
+            x = x.map(|v| _mm256_aesenc_epi128(v, *kr));
+        }
+        let p = g.as_mut_ptr();
+        for (i, v) in x.iter().enumerate() {
+            let ks = _mm256_aesenclast_epi128(*v, k[rounds]);
+            let d = _mm256_loadu_si256(p.add(32 * i).cast());
+            _mm256_storeu_si256(p.add(32 * i).cast(), _mm256_xor_si256(d, ks));
+        }
+        ctr = ctr.wrapping_add(16);
+    }
+    counter.copy_from_slice(&ctr.to_be_bytes());
+    crate::cipher::ctr_by_batches(aes, counter, groups.into_remainder());
+}
+
+/// Counter mode on AES-NI: eight counter blocks per group in registers (SSE2 only: each
+/// counter's two halves byte-swapped as integers), the keystream XORed as it leaves.
+#[target_feature(enable = "aes,sse2")]
+unsafe fn ctr_aesni(aes: &AesX86, counter: &mut [u8], data: &mut [u8]) {
+    let (keys, rounds) = (&aes.enc, aes.rounds);
+    let k = load_keys_128(keys, rounds);
+    let mut ctr = u128::from_be_bytes(counter[..16].try_into().unwrap());
+    let len = data.len();
+    let mut groups = data.chunks_exact_mut(128);
+    for (n, g) in (&mut groups).enumerate() {
+        prefetch_ahead::<2>(g.as_ptr(), len - 128 * n);
+        let hi = ((ctr >> 64) as u64).swap_bytes() as i64;
+        let lo = ctr as u64;
+        if lo.checked_add(7).is_none() {
+            let mut c = ctr.to_be_bytes();
+            crate::cipher::ctr_by_batches(aes, &mut c, g);
+            ctr = u128::from_be_bytes(c);
+            continue;
+        }
+        let mut x: [__m128i; 8] = core::array::from_fn(|i| {
+            let l = (lo + i as u64).swap_bytes() as i64;
+            _mm_xor_si128(_mm_set_epi64x(l, hi), k[0])
+        });
+        for kr in &k[1..rounds] {
+            x = x.map(|v| _mm_aesenc_si128(v, *kr));
+        }
+        let p = g.as_mut_ptr();
+        for (i, v) in x.iter().enumerate() {
+            let ks = _mm_aesenclast_si128(*v, k[rounds]);
+            let d = _mm_loadu_si128(p.add(16 * i).cast());
+            _mm_storeu_si128(p.add(16 * i).cast(), _mm_xor_si128(d, ks));
+        }
+        ctr = ctr.wrapping_add(8);
+    }
+    counter.copy_from_slice(&ctr.to_be_bytes());
+    crate::cipher::ctr_by_batches(aes, counter, groups.into_remainder());
+}
+
 /// Single-stream CBC or full-block CFB decryption on VAES-512, front to back, 32 blocks
 /// per group: CBC P_i = D(C_i) ⊕ C_{i-1}, CFB P_i = E(C_{i-1}) ⊕ C_i. Each register's
 /// previous-ciphertext blocks are the same ciphertext shifted by one lane (`valignq`
@@ -904,7 +992,10 @@ impl BlockCipher for AesX86 {
         match self.level {
             // SAFETY: an AesX86 at Vaes512 exists only where its features were detected.
             Level::Vaes512 => unsafe { ctr_vaes512(self, counter, data) },
-            _ => crate::cipher::ctr_by_batches(self, counter, data),
+            // SAFETY: as above, at Vaes256.
+            Level::Vaes256 => unsafe { ctr_vaes256(self, counter, data) },
+            // SAFETY: as above, at AesNi.
+            Level::AesNi => unsafe { ctr_aesni(self, counter, data) },
         }
     }
 
