@@ -833,6 +833,101 @@ unsafe fn stream_decrypt_vaes512<const CFB: bool>(aes: &AesX86, prev: &mut [u8],
     }
 }
 
+/// Single-stream CBC or full-block CFB decryption on VAES-256, as
+/// [`stream_decrypt_vaes512`] with 16 blocks per group: each register's previous blocks
+/// are its neighbour's high lane and its own low lane (`vperm2i128`).
+#[target_feature(enable = "aes,sse2,avx2,vaes")]
+unsafe fn stream_decrypt_vaes256<const CFB: bool>(aes: &AesX86, prev: &mut [u8], data: &mut [u8]) {
+    let rounds = aes.rounds;
+    let keys = if CFB { &aes.enc } else { &aes.dec };
+    let k: [__m256i; 15] = load_keys_128(keys, rounds).map(|x| _mm256_broadcastsi128_si256(x));
+    let mut last = _mm256_broadcastsi128_si256(_mm_loadu_si128(prev.as_ptr().cast()));
+    let len = data.len();
+    let mut groups = data.chunks_exact_mut(256);
+    for (n, g) in (&mut groups).enumerate() {
+        let p = g.as_mut_ptr();
+        prefetch_ahead::<4>(p, len - 256 * n);
+        let c: [__m256i; 8] = core::array::from_fn(|i| _mm256_loadu_si256(p.add(32 * i).cast()));
+        // behind[i] = [C_{2i-1}, C_{2i}]
+        let behind: [__m256i; 8] = core::array::from_fn(|i| {
+            _mm256_permute2x128_si256(if i == 0 { last } else { c[i - 1] }, c[i], 0x21)
+        });
+        let (input, fold) = if CFB { (behind, c) } else { (c, behind) };
+        let mut x: [__m256i; 8] = input.map(|v| _mm256_xor_si256(v, k[0]));
+        for kr in &k[1..rounds] {
+            x = x.map(|v| {
+                if CFB {
+                    _mm256_aesenc_epi128(v, *kr)
+                } else {
+                    _mm256_aesdec_epi128(v, *kr)
+                }
+            });
+        }
+        for i in 0..8 {
+            let kf = _mm256_xor_si256(k[rounds], fold[i]);
+            let out = if CFB {
+                _mm256_aesenclast_epi128(x[i], kf)
+            } else {
+                _mm256_aesdeclast_epi128(x[i], kf)
+            };
+            _mm256_storeu_si256(p.add(32 * i).cast(), out);
+        }
+        last = c[7];
+    }
+    _mm_storeu_si128(prev.as_mut_ptr().cast(), _mm256_extracti128_si256(last, 1));
+    let tail = groups.into_remainder();
+    if CFB {
+        crate::cipher::cfb_decrypt_by_slabs(aes, prev, tail);
+    } else {
+        crate::cipher::cbc_decrypt_by_slabs(aes, prev, tail);
+    }
+}
+
+/// Single-stream CBC or full-block CFB decryption on AES-NI, eight blocks per group, the
+/// XOR with the previous ciphertext folded into the last round key.
+#[target_feature(enable = "aes,sse2")]
+unsafe fn stream_decrypt_aesni<const CFB: bool>(aes: &AesX86, prev: &mut [u8], data: &mut [u8]) {
+    let rounds = aes.rounds;
+    let k = load_keys_128(if CFB { &aes.enc } else { &aes.dec }, rounds);
+    let mut last = _mm_loadu_si128(prev.as_ptr().cast());
+    let len = data.len();
+    let mut groups = data.chunks_exact_mut(128);
+    for (n, g) in (&mut groups).enumerate() {
+        let p = g.as_mut_ptr();
+        prefetch_ahead::<2>(p, len - 128 * n);
+        let c: [__m128i; 8] = core::array::from_fn(|i| _mm_loadu_si128(p.add(16 * i).cast()));
+        let behind: [__m128i; 8] = core::array::from_fn(|i| if i == 0 { last } else { c[i - 1] });
+        let (input, fold) = if CFB { (behind, c) } else { (c, behind) };
+        let mut x: [__m128i; 8] = input.map(|v| _mm_xor_si128(v, k[0]));
+        for kr in &k[1..rounds] {
+            x = x.map(|v| {
+                if CFB {
+                    _mm_aesenc_si128(v, *kr)
+                } else {
+                    _mm_aesdec_si128(v, *kr)
+                }
+            });
+        }
+        for i in 0..8 {
+            let kf = _mm_xor_si128(k[rounds], fold[i]);
+            let out = if CFB {
+                _mm_aesenclast_si128(x[i], kf)
+            } else {
+                _mm_aesdeclast_si128(x[i], kf)
+            };
+            _mm_storeu_si128(p.add(16 * i).cast(), out);
+        }
+        last = c[7];
+    }
+    _mm_storeu_si128(prev.as_mut_ptr().cast(), last);
+    let tail = groups.into_remainder();
+    if CFB {
+        crate::cipher::cfb_decrypt_by_slabs(aes, prev, tail);
+    } else {
+        crate::cipher::cbc_decrypt_by_slabs(aes, prev, tail);
+    }
+}
+
 /// CBC or full-block CFB decryption of N interleaved streams on VAES-512 (`data` whole
 /// rows of N blocks), 32 blocks per group: CBC P_i = D(C_i) ⊕ C_{i-N}, CFB
 /// P_i = E(C_{i-N}) ⊕ C_i, the XOR folded into the last round key. The pass runs from the
@@ -970,6 +1065,14 @@ impl BlockCipher for AesX86 {
             Level::Vaes512 if whole_rows_of_registers(prev, data) => unsafe {
                 decrypt_rows_vaes512::<false>(self, prev, data)
             },
+            // SAFETY: as above, at Vaes256.
+            Level::Vaes256 if prev.len() == 16 => unsafe {
+                stream_decrypt_vaes256::<false>(self, prev, data)
+            },
+            // SAFETY: as above, at AesNi.
+            Level::AesNi if prev.len() == 16 => unsafe {
+                stream_decrypt_aesni::<false>(self, prev, data)
+            },
             _ => crate::cipher::cbc_decrypt_by_slabs(self, prev, data),
         }
     }
@@ -983,6 +1086,14 @@ impl BlockCipher for AesX86 {
             // SAFETY: as above.
             Level::Vaes512 if whole_rows_of_registers(prev, data) => unsafe {
                 decrypt_rows_vaes512::<true>(self, prev, data)
+            },
+            // SAFETY: as above, at Vaes256.
+            Level::Vaes256 if prev.len() == 16 => unsafe {
+                stream_decrypt_vaes256::<true>(self, prev, data)
+            },
+            // SAFETY: as above, at AesNi.
+            Level::AesNi if prev.len() == 16 => unsafe {
+                stream_decrypt_aesni::<true>(self, prev, data)
             },
             _ => crate::cipher::cfb_decrypt_by_slabs(self, prev, data),
         }
