@@ -141,6 +141,20 @@ fn out_view(out: &Bound<'_, PyAny>, need: usize, src: &Src) -> PyResult<ViewMut>
     Ok(view)
 }
 
+/// Below this many bytes a call keeps the GIL: releasing and taking it back costs about
+/// what encrypting 4 KiB with AES-NI does, and no other Python thread could do much in
+/// the time anyway.
+const DETACH_BYTES: usize = 4096;
+
+/// Runs `f` with the GIL released when `len` is large enough for that to pay.
+fn detach_if_large<T: Send>(py: Python<'_>, len: usize, f: impl FnOnce() -> T + Send) -> T {
+    if len < DETACH_BYTES {
+        f()
+    } else {
+        py.detach(f)
+    }
+}
+
 #[allow(clippy::too_many_arguments)]
 fn one_shot(
     py: Python<'_>,
@@ -180,15 +194,13 @@ fn one_shot(
         Some(out) => {
             let view = out_view(out, cap, &src)?;
             let dst = view.dst();
-            let n = py
-                .detach(move || run_all(crypter, src, dst, threads))
+            let n = detach_if_large(py, len, move || run_all(crypter, src, dst, threads))
                 .map_err(to_py)?;
             Ok(n.into_pyobject(py)?.into_any().unbind())
         }
         None => {
             let bytes = new_bytes(py, cap, |dst| {
-                py.detach(move || run_all(crypter, src, dst, threads))
-                    .map_err(to_py)
+                detach_if_large(py, len, move || run_all(crypter, src, dst, threads)).map_err(to_py)
             })?;
             Ok(bytes.into_any().unbind())
         }
@@ -201,7 +213,8 @@ fn one_shot(
 /// one block, or `interleave` blocks (None for ECB). PKCS#7 padding applies to ECB/CBC
 /// when `padding` is true and is ignored by the stream modes, as in `bitweave enc`.
 /// `backend` forces a backend (see `backends()`); `threads` = 0 uses all cores. The GIL
-/// is released while the cipher runs. With `out=`, the result is written into that
+/// is released while the cipher runs on 4 KiB or more (below that, releasing it costs
+/// more than the work). With `out=`, the result is written into that
 /// writable buffer (which may be `data` itself, for in-place work) and its length is
 /// returned; otherwise a new `bytes` is returned.
 #[pyfunction]
