@@ -110,6 +110,7 @@ fn seal_err(e: SealError, input: Option<&Path>, output: Option<&Path>) -> PyErr 
         SealError::Cipher(e) => to_py(e),
         e @ (SealError::WrongKey
         | SealError::ChunkAuth(_)
+        | SealError::CutOrAltered(_)
         | SealError::Truncated(_)
         | SealError::TruncatedTag(_)
         | SealError::TrailingData(_)) => AuthenticationError::new_err(e.to_string()),

@@ -26,6 +26,8 @@ pub enum SealError {
     WrongKey,
     #[error("chunk {0} failed authentication: the data was altered, reordered or spliced")]
     ChunkAuth(u64),
+    #[error("chunk {0} failed authentication: it is shorter than a full chunk, so the input was cut inside it (or the data was altered)")]
+    CutOrAltered(u64),
     #[error("truncated: chunk {0} is authentic but is not the last one; the rest is missing")]
     Truncated(u64),
     #[error("truncated: the input ends inside the tag of chunk {0}")]

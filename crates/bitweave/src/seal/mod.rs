@@ -159,7 +159,7 @@ pub fn open<R: Read, W: Write>(
         &pool,
         record,
         record,
-        |i, last, buf| open_one(&cipher, i, last, buf, tag),
+        |i, last, buf| open_one(&cipher, i, last, buf, tag, record),
     )?;
     output.flush().map_err(SealError::Write)?;
     Ok(total.written)
@@ -253,14 +253,16 @@ fn drive<R: Read, W: Write>(
 
 /// Opens one record, and on failure says why as precisely as the record allows: a record
 /// that verifies only as non-final means the file was cut after it; a record that verifies
-/// only as final means bytes were appended after it. (A failed check leaves `buf` as it
-/// was, so the second try needs no copy.)
+/// only as final means bytes were appended after it; a final record shorter than `record`
+/// that verifies neither way was most likely cut inside. (A failed check leaves `buf` as
+/// it was, so the second try needs no copy.)
 fn open_one(
     cipher: &ChunkCipher,
     index: u64,
     last: bool,
     buf: &mut Vec<u8>,
     tag: usize,
+    record: usize,
 ) -> Result<(), SealError> {
     if buf.len() < tag {
         return Err(SealError::TruncatedTag(index));
@@ -275,6 +277,9 @@ fn open_one(
         } else {
             SealError::TrailingData(index)
         });
+    }
+    if buf.len() < record {
+        return Err(SealError::CutOrAltered(index));
     }
     Err(SealError::ChunkAuth(index))
 }
