@@ -11,7 +11,7 @@ use bitweave::seal::{
     self, Argon2Params, OpenOptions, SealError, SealOptions, SealSuite, Secret, KEY_LEN,
     MAX_CHUNK_LOG2, MIN_CHUNK_LOG2,
 };
-use pyo3::exceptions::{PyOSError, PyTypeError};
+use pyo3::exceptions::{PyFileNotFoundError, PyOSError, PyPermissionError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 use zeroize::Zeroizing;
@@ -101,12 +101,14 @@ fn seal_err(e: SealError, input: Option<&Path>, output: Option<&Path>) -> PyErr 
         p.map_or(other.to_string(), |p| format!("'{}'", p.display()))
     };
     match e {
-        SealError::Read(io) => {
-            PyOSError::new_err(format!("cannot read {}: {io}", name(input, "the input")))
-        }
-        SealError::Write(io) => {
-            PyOSError::new_err(format!("cannot write {}: {io}", name(output, "the output")))
-        }
+        SealError::Read(io) => os_error(
+            &io,
+            format!("cannot read {}: {io}", name(input, "the input")),
+        ),
+        SealError::Write(io) => os_error(
+            &io,
+            format!("cannot write {}: {io}", name(output, "the output")),
+        ),
         SealError::Cipher(e) => to_py(e),
         e @ (SealError::WrongKey
         | SealError::ChunkAuth(_)
@@ -126,7 +128,7 @@ fn file_to_file(
     work: impl FnOnce(BufReader<File>, &mut BufWriter<&File>) -> Result<u64, SealError>,
 ) -> PyResult<u64> {
     let input = File::open(src)
-        .map_err(|e| PyOSError::new_err(format!("cannot read '{}': {e}", src.display())))?;
+        .map_err(|e| os_error(&e, format!("cannot read '{}': {e}", src.display())))?;
     let dir = match dst.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
@@ -135,7 +137,10 @@ fn file_to_file(
         .prefix(".bitweave-")
         .tempfile_in(&dir)
         .map_err(|e| {
-            PyOSError::new_err(format!("cannot create output in '{}': {e}", dir.display()))
+            os_error(
+                &e,
+                format!("cannot create output in '{}': {e}", dir.display()),
+            )
         })?;
     let n = {
         let mut w = BufWriter::with_capacity(1 << 20, tmp.as_file());
@@ -145,8 +150,7 @@ fn file_to_file(
             .map_err(|e| seal_err(SealError::Write(e), Some(src), Some(dst)))?;
         n
     };
-    let what =
-        |e: std::io::Error| PyOSError::new_err(format!("cannot write '{}': {e}", dst.display()));
+    let what = |e: std::io::Error| os_error(&e, format!("cannot write '{}': {e}", dst.display()));
     tmp.as_file().sync_all().map_err(what)?;
     tmp.persist(dst).map_err(|e| what(e.error))?;
     Ok(n)
@@ -258,4 +262,14 @@ pub fn open_bytes<'py>(
 #[pyfunction]
 pub fn seal_suites() -> Vec<&'static str> {
     SealSuite::ALL.iter().map(|s| s.name()).collect()
+}
+
+/// The `OSError` subclass Python's own file functions raise for `e` (so `except
+/// FileNotFoundError` works as it does for `open`), with a message naming the path.
+fn os_error(e: &std::io::Error, message: String) -> PyErr {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => PyFileNotFoundError::new_err(message),
+        std::io::ErrorKind::PermissionDenied => PyPermissionError::new_err(message),
+        _ => PyOSError::new_err(message),
+    }
 }

@@ -93,6 +93,6 @@ def test_argument_errors(tmp_path):
         bitweave.open_bytes(b"plain text, not sealed", key=bytes(32))
     with pytest.raises(BitweaveError, match="sealed with a key file"):
         bitweave.open_bytes(bitweave.seal_bytes(b"x", key=bytes(32)), passphrase="p")
-    with pytest.raises(OSError, match="cannot read '.*missing'"):
+    with pytest.raises(FileNotFoundError, match="cannot read '.*missing'"):
         bitweave.seal_file(tmp_path / "missing", tmp_path / "out", key=bytes(32))
     assert not (tmp_path / "out").exists()
