@@ -691,10 +691,11 @@ unsafe fn ctr_vaes512(aes: &AesX86, counter: &mut [u8], data: &mut [u8]) {
     crate::cipher::ctr_by_batches(aes, counter, groups.into_remainder());
 }
 
-/// Counter mode on VAES-256: as [`ctr_vaes512`], 16 counter blocks per group in eight
-/// registers of two, so counters are built in registers instead of in a buffer that is
-/// written, encrypted and read again. A short tail runs as one group on a stack copy, so
-/// a small message allocates nothing.
+/// Counter mode on VAES-256: 16 counter blocks per group in eight registers of two,
+/// built in registers (instead of a buffer that is written, encrypted and read again) with
+/// the carry from the low into the high 64 bits computed without a branch: the counter
+/// starts from the IV, which the constant-time check treats as secret. A short tail runs
+/// as one group on a stack copy, so a small message allocates nothing.
 #[target_feature(enable = "aes,sse2,avx2,vaes")]
 unsafe fn ctr_vaes256(aes: &AesX86, counter: &mut [u8], data: &mut [u8]) {
     let (keys, rounds) = (&aes.enc, aes.rounds);
@@ -708,15 +709,19 @@ unsafe fn ctr_vaes256(aes: &AesX86, counter: &mut [u8], data: &mut [u8]) {
         let b = 2 * i as i64;
         _mm256_set_epi64x(0, b + 1, 0, b)
     });
-    // XORs the keystream of counters ctr..ctr+15 into the 256 bytes at `p` (the low 64
-    // bits must not carry within them).
+    // Flips the sign bit: AVX2 compares 64-bit lanes as signed only.
+    let sign = _mm256_set1_epi64x(i64::MIN);
+    // XORs the keystream of counters ctr..ctr+15 into the 256 bytes at `p`.
     let group = |ctr: u128, p: *mut u8| {
         let base = _mm256_broadcastsi128_si256(_mm_set_epi64x((ctr >> 64) as i64, ctr as i64));
         let mut x: [__m256i; 8] = core::array::from_fn(|i| {
-            _mm256_xor_si256(
-                _mm256_shuffle_epi8(_mm256_add_epi64(base, inc[i]), reverse),
-                k[0],
-            )
+            let sum = _mm256_add_epi64(base, inc[i]);
+            // All ones in a low qword that wrapped (sum < base, unsigned), moved up to its
+            // high qword, where subtracting it adds the carry.
+            let wrapped =
+                _mm256_cmpgt_epi64(_mm256_xor_si256(base, sign), _mm256_xor_si256(sum, sign));
+            let sum = _mm256_sub_epi64(sum, _mm256_slli_si256::<8>(wrapped));
+            _mm256_xor_si256(_mm256_shuffle_epi8(sum, reverse), k[0])
         });
         for kr in &k[1..rounds] {
             x = x.map(|v| _mm256_aesenc_epi128(v, *kr));
@@ -730,23 +735,16 @@ unsafe fn ctr_vaes256(aes: &AesX86, counter: &mut [u8], data: &mut [u8]) {
             }
         }
     };
-    let carries = |ctr: u128| (ctr as u64).checked_add(15).is_none();
     let mut ctr = u128::from_be_bytes(counter[..16].try_into().unwrap());
     let len = data.len();
     let mut groups = data.chunks_exact_mut(256);
     for (n, g) in (&mut groups).enumerate() {
         prefetch_ahead::<4>(g.as_ptr(), len - 256 * n);
-        if carries(ctr) {
-            let mut c = ctr.to_be_bytes();
-            crate::cipher::ctr_by_batches(aes, &mut c, g);
-            ctr = u128::from_be_bytes(c);
-            continue;
-        }
         group(ctr, g.as_mut_ptr());
         ctr = ctr.wrapping_add(16);
     }
     let rest = groups.into_remainder();
-    if !rest.is_empty() && !carries(ctr) {
+    if !rest.is_empty() {
         let mut tmp = [0u8; 256];
         tmp[..rest.len()].copy_from_slice(rest);
         group(ctr, tmp.as_mut_ptr());
@@ -754,28 +752,25 @@ unsafe fn ctr_vaes256(aes: &AesX86, counter: &mut [u8], data: &mut [u8]) {
         // The unused keystream is the next call's: wipe it.
         crate::cipher::wipe(&mut tmp);
         ctr = ctr.wrapping_add(rest.len().div_ceil(16) as u128);
-        counter.copy_from_slice(&ctr.to_be_bytes());
-        return;
     }
     counter.copy_from_slice(&ctr.to_be_bytes());
-    crate::cipher::ctr_by_batches(aes, counter, rest);
 }
 
-/// Counter mode on AES-NI: eight counter blocks per group in registers (SSE2 only: each
-/// counter's two halves byte-swapped as integers), the keystream XORed as it leaves; a
-/// short tail runs as one group on a stack copy.
+/// Counter mode on AES-NI: eight counter blocks per group in registers, each a
+/// branch-free 128-bit add (the counter starts from the IV, which the constant-time check
+/// treats as secret) byte-swapped as two integers (SSE2 only), the keystream XORed as it
+/// leaves; a short tail runs as one group on a stack copy.
 #[target_feature(enable = "aes,sse2")]
 unsafe fn ctr_aesni(aes: &AesX86, counter: &mut [u8], data: &mut [u8]) {
     let (keys, rounds) = (&aes.enc, aes.rounds);
     let k = load_keys_128(keys, rounds);
-    // XORs the keystream of counters ctr..ctr+7 into the 128 bytes at `p` (the low 64
-    // bits must not carry within them).
+    // XORs the keystream of counters ctr..ctr+7 into the 128 bytes at `p`.
     let group = |ctr: u128, p: *mut u8| {
-        let hi = ((ctr >> 64) as u64).swap_bytes() as i64;
-        let lo = ctr as u64;
         let mut x: [__m128i; 8] = core::array::from_fn(|i| {
-            let l = (lo + i as u64).swap_bytes() as i64;
-            _mm_xor_si128(_mm_set_epi64x(l, hi), k[0])
+            let c = ctr.wrapping_add(i as u128);
+            let hi = ((c >> 64) as u64).swap_bytes() as i64;
+            let lo = (c as u64).swap_bytes() as i64;
+            _mm_xor_si128(_mm_set_epi64x(lo, hi), k[0])
         });
         for kr in &k[1..rounds] {
             x = x.map(|v| _mm_aesenc_si128(v, *kr));
@@ -789,23 +784,16 @@ unsafe fn ctr_aesni(aes: &AesX86, counter: &mut [u8], data: &mut [u8]) {
             }
         }
     };
-    let carries = |ctr: u128| (ctr as u64).checked_add(7).is_none();
     let mut ctr = u128::from_be_bytes(counter[..16].try_into().unwrap());
     let len = data.len();
     let mut groups = data.chunks_exact_mut(128);
     for (n, g) in (&mut groups).enumerate() {
         prefetch_ahead::<2>(g.as_ptr(), len - 128 * n);
-        if carries(ctr) {
-            let mut c = ctr.to_be_bytes();
-            crate::cipher::ctr_by_batches(aes, &mut c, g);
-            ctr = u128::from_be_bytes(c);
-            continue;
-        }
         group(ctr, g.as_mut_ptr());
         ctr = ctr.wrapping_add(8);
     }
     let rest = groups.into_remainder();
-    if !rest.is_empty() && !carries(ctr) {
+    if !rest.is_empty() {
         let mut tmp = [0u8; 128];
         tmp[..rest.len()].copy_from_slice(rest);
         group(ctr, tmp.as_mut_ptr());
@@ -813,11 +801,8 @@ unsafe fn ctr_aesni(aes: &AesX86, counter: &mut [u8], data: &mut [u8]) {
         // The unused keystream is the next call's: wipe it.
         crate::cipher::wipe(&mut tmp);
         ctr = ctr.wrapping_add(rest.len().div_ceil(16) as u128);
-        counter.copy_from_slice(&ctr.to_be_bytes());
-        return;
     }
     counter.copy_from_slice(&ctr.to_be_bytes());
-    crate::cipher::ctr_by_batches(aes, counter, rest);
 }
 
 /// Single-stream CBC or full-block CFB decryption on VAES-512, front to back, 32 blocks
