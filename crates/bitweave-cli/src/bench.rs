@@ -853,7 +853,8 @@ fn cpu_line() -> String {
         .unwrap_or_else(|| std::env::consts::ARCH.to_string());
     let cap = match cpu::cap() {
         Ok(Some(t)) => format!(
-            ", capped by {}={t}; the peers are NOT capped: they use every feature the CPU has",
+            ", capped by {}={t}; libgcrypt capped alike (GCRYCTL_DISABLE_HWF); OpenSSL NOT \
+             capped (it reads OPENSSL_ia32cap at load: set that too)",
             cpu::CPU_ENV
         ),
         _ => String::new(),

@@ -36,6 +36,42 @@ extern "C" {
 
 const GCRYCTL_DISABLE_SECMEM: c_int = 37;
 const GCRYCTL_INITIALIZATION_FINISHED: c_int = 38;
+const GCRYCTL_DISABLE_HWF: c_int = 63;
+
+/// libgcrypt's names for the hardware features a `BITWEAVE_CPU` tier leaves out, so the
+/// peer runs on the same tier as bitweave. Names this libgcrypt does not know (1.10 has no
+/// AVX-512 or GFNI code) are refused by it and change nothing.
+pub fn disabled_features() -> &'static [&'static CStr] {
+    use bitweave::cpu::{cap, Tier};
+    const ABOVE_AVX2: &[&CStr] = &[c"intel-avx512", c"intel-gfni"];
+    const ABOVE_AESNI: &[&CStr] = &[
+        c"intel-avx512",
+        c"intel-gfni",
+        c"intel-avx",
+        c"intel-avx2",
+        c"intel-fast-vpgather",
+        c"intel-vaes-vpclmul",
+    ];
+    const ABOVE_PORTABLE: &[&CStr] = &[
+        c"intel-avx512",
+        c"intel-gfni",
+        c"intel-avx",
+        c"intel-avx2",
+        c"intel-fast-vpgather",
+        c"intel-vaes-vpclmul",
+        c"intel-aesni",
+        c"intel-pclmul",
+        c"intel-ssse3",
+        c"intel-sse4.1",
+        c"intel-shaext",
+    ];
+    match cap() {
+        Ok(Some(Tier::Avx2)) => ABOVE_AVX2,
+        Ok(Some(Tier::Aesni)) => ABOVE_AESNI,
+        Ok(Some(Tier::Portable)) => ABOVE_PORTABLE,
+        _ => &[],
+    }
+}
 
 static INIT: Once = Once::new();
 
@@ -50,8 +86,17 @@ pub fn version() -> String {
 
 fn init() {
     INIT.call_once(|| {
-        // SAFETY: the documented initialisation sequence, run once before any other call.
+        // SAFETY: the documented initialisation sequence, run once before any other call;
+        // GCRYCTL_DISABLE_HWF takes a NUL-terminated name and must come before
+        // gcry_check_version.
         unsafe {
+            for name in disabled_features() {
+                gcry_control(
+                    GCRYCTL_DISABLE_HWF,
+                    name.as_ptr(),
+                    std::ptr::null::<c_char>(),
+                );
+            }
             gcry_check_version(std::ptr::null());
             gcry_control(GCRYCTL_DISABLE_SECMEM, 0);
             gcry_control(GCRYCTL_INITIALIZATION_FINISHED, 0);
