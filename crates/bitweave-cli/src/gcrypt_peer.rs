@@ -43,16 +43,8 @@ const GCRYCTL_DISABLE_HWF: c_int = 63;
 /// AVX-512 or GFNI code) are refused by it and change nothing.
 pub fn disabled_features() -> &'static [&'static CStr] {
     use bitweave::cpu::{cap, Tier};
-    const ABOVE_AVX2: &[&CStr] = &[c"intel-avx512", c"intel-gfni"];
-    const ABOVE_AESNI: &[&CStr] = &[
-        c"intel-avx512",
-        c"intel-gfni",
-        c"intel-avx",
-        c"intel-avx2",
-        c"intel-fast-vpgather",
-        c"intel-vaes-vpclmul",
-    ];
-    const ABOVE_PORTABLE: &[&CStr] = &[
+    // Highest tier first: each tier leaves out a longer prefix of this list.
+    const HIGHEST_FIRST: &[&CStr] = &[
         c"intel-avx512",
         c"intel-gfni",
         c"intel-avx",
@@ -65,12 +57,13 @@ pub fn disabled_features() -> &'static [&'static CStr] {
         c"intel-sse4.1",
         c"intel-shaext",
     ];
-    match cap() {
-        Ok(Some(Tier::Avx2)) => ABOVE_AVX2,
-        Ok(Some(Tier::Aesni)) => ABOVE_AESNI,
-        Ok(Some(Tier::Portable)) => ABOVE_PORTABLE,
-        _ => &[],
-    }
+    let above = match cap() {
+        Ok(Some(Tier::Avx2)) => 2,
+        Ok(Some(Tier::Aesni)) => 6,
+        Ok(Some(Tier::Portable)) => HIGHEST_FIRST.len(),
+        _ => 0,
+    };
+    &HIGHEST_FIRST[..above]
 }
 
 static INIT: Once = Once::new();
