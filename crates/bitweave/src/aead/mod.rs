@@ -566,7 +566,9 @@ fn blocks_for<W: Word>(_: PiBackend) -> Option<(Blocks<W>, usize)> {
 /// Lanes per kernel call: `LP` portable (one 128-bit register), `L2` AVX2 (one 256-bit
 /// register), `L5` AVX-512. The AVX-512 widths were measured (kernel alone, this machine):
 /// two registers per word for 64-bit words and four for 16-bit words hide the latency of
-/// π's serial `*` chain better than one.
+/// π's serial `*` chain better than one. `blocks` (the AVX-512 whole-block kernel) has no
+/// use off x86-64.
+#[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
 fn run_word<W: Word, const LP: usize, const L2: usize, const L5: usize>(
     b: PiBackend,
     blocks: Option<(Blocks<W>, usize)>,

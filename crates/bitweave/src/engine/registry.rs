@@ -118,6 +118,7 @@ fn des_serial(v: &mut Vec<BackendInfo>) {
         let level = Level::Portable;
         Box::new(DesShift::new(key, level).expect("registry checked availability"))
     }
+    #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))]
     let mut levels: Vec<(Level, u32, Build)> = vec![(Level::Portable, 50, build::<0>)];
     #[cfg(target_arch = "x86_64")]
     levels.push((Level::Avx2, 60, build::<1>));

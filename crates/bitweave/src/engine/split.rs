@@ -81,6 +81,12 @@ pub fn auto_ratio(workers: [&dyn BlockCipher; 2], sample: usize) -> f64 {
     };
     let v0 = speed(workers[0], &mut buf);
     let v1 = speed(workers[1], &mut buf);
+    balance(v0, v1)
+}
+
+/// The first worker's share when the two run at `v0` and `v1` bytes per second: both
+/// finish together when r / v0 = (1 − r) / v1.
+fn balance(v0: f64, v1: f64) -> f64 {
     v0 / (v0 + v1)
 }
 
@@ -113,16 +119,21 @@ mod tests {
         }
     }
 
+    /// The formula, on speeds we choose (a timed comparison would fail by chance on a
+    /// CPU or emulator where the "fast" backend is not faster).
     #[test]
-    fn auto_ratio_favours_the_faster_worker() {
+    fn the_faster_worker_gets_the_larger_share() {
+        assert_eq!(balance(3.0, 1.0), 0.75);
+        assert_eq!(balance(1.0, 1.0), 0.5);
+        assert!(balance(1.0, 4.0) < 0.5);
+    }
+
+    #[test]
+    fn auto_ratio_is_a_share() {
         let key = [5u8; 16];
         let soft = Cipher::with_backend(CipherKind::Aes128, &key, Some("soft")).unwrap();
         let best = Cipher::new(CipherKind::Aes128, &key).unwrap();
-        if best.backend() == "soft" {
-            eprintln!("skipped: no backend faster than soft on this CPU");
-            return;
-        }
-        let r = auto_ratio([&best, &soft], 64 * 1024);
-        assert!(r > 0.5 && r < 1.0, "{r}");
+        let r = auto_ratio([&best, &soft], 4096);
+        assert!(r > 0.0 && r < 1.0, "{r}");
     }
 }

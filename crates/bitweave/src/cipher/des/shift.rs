@@ -478,6 +478,7 @@ mod tests {
         for key_len in [8, 16, 24] {
             let key: Vec<u8> = (0..key_len).map(|_| next() as u8).collect();
             let soft = DesSoft::new(&key);
+            #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))]
             let mut levels = vec![Level::Portable];
             #[cfg(target_arch = "x86_64")]
             if Level::Avx2.available() {
