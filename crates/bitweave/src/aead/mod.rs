@@ -551,11 +551,15 @@ fn run_fast(v: PiVariant, b: PiBackend, decrypt: bool, jobs: &[Job<'_>], outs: &
     }
 }
 
-/// The whole-step kernel for long runs of one message's blocks (AVX-512 only) and its
+/// The whole-step kernel for runs of one message's blocks (AVX2 and AVX-512) and its
 /// batch width in blocks.
 #[cfg(target_arch = "x86_64")]
-fn blocks_for<W: pi::avx512::W512>(b: PiBackend) -> Option<(Blocks<W>, usize)> {
-    (b == PiBackend::Avx512).then_some((pi::avx512::run_blocks::<W> as Blocks<W>, W::L))
+fn blocks_for<W: pi::wide::WideWord>(b: PiBackend) -> Option<(Blocks<W>, usize)> {
+    match b {
+        PiBackend::Avx512 => Some(W::AVX512),
+        PiBackend::Avx2 => Some(W::AVX2),
+        _ => None,
+    }
 }
 
 #[cfg(not(target_arch = "x86_64"))]
@@ -566,8 +570,8 @@ fn blocks_for<W: Word>(_: PiBackend) -> Option<(Blocks<W>, usize)> {
 /// Lanes per kernel call: `LP` portable (one 128-bit register), `L2` AVX2 (one 256-bit
 /// register), `L5` AVX-512. The AVX-512 widths were measured (kernel alone, this machine):
 /// two registers per word for 64-bit words and four for 16-bit words hide the latency of
-/// π's serial `*` chain better than one. `blocks` (the AVX-512 whole-block kernel) has no
-/// use off x86-64.
+/// π's serial `*` chain better than one. `blocks` (the whole-step kernel of the AVX2 and
+/// AVX-512 backends) has no use off x86-64.
 #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
 fn run_word<W: Word, const LP: usize, const L2: usize, const L5: usize>(
     b: PiBackend,
@@ -584,7 +588,7 @@ fn run_word<W: Word, const LP: usize, const L2: usize, const L5: usize>(
         }
         #[cfg(target_arch = "x86_64")]
         PiBackend::Avx2 => {
-            engine::run::<W, L2>(pi::x86::pi_avx2::<W, L2>, None, decrypt, jobs, outs)
+            engine::run::<W, L2>(pi::x86::pi_avx2::<W, L2>, blocks, decrypt, jobs, outs)
         }
         _ => engine::run::<W, LP>(pi_portable::<W, LP>, None, decrypt, jobs, outs),
     }
@@ -592,7 +596,7 @@ fn run_word<W: Word, const LP: usize, const L2: usize, const L5: usize>(
 
 /// The incremental API's π for serial steps and its bulk path, for a backend.
 #[cfg(target_arch = "x86_64")]
-fn stream_fns<W: pi::avx512::W512>(b: PiBackend) -> (fn(&mut [W; 16]), pi::stream::Steps<W>) {
+fn stream_fns<W: pi::wide::WideWord>(b: PiBackend) -> (fn(&mut [W; 16]), pi::stream::Steps<W>) {
     match b {
         PiBackend::Reference => (pi::reference::pi::<W>, steps_ref::<W>),
         PiBackend::Portable => (pi::lanes::pi_single::<W>, steps_portable::<W>),
@@ -638,17 +642,27 @@ fn steps_portable<W: Word>(m: u8, c: &[W; 16], ctr: u64, d: &[u8], o: &mut [u8],
 }
 
 #[cfg(target_arch = "x86_64")]
-fn steps_avx2<W: Word>(m: u8, c: &[W; 16], ctr: u64, d: &[u8], o: &mut [u8], t: &mut [W; 8]) {
+fn steps_avx2<W: pi::wide::WideWord>(
+    m: u8,
+    c: &[W; 16],
+    ctr: u64,
+    d: &[u8],
+    o: &mut [u8],
+    t: &mut [W; 8],
+) {
+    // The whole-step kernel does the batches; the tail (under one batch) goes through the
+    // lane kernel.
+    let blocks = blocks_for::<W>(PiBackend::Avx2);
     use pi::x86::pi_avx2;
     match lanes_of::<W>(256) {
-        16 => lanes_steps::<W, 16>(pi_avx2::<W, 16>, None, m, c, ctr, d, o, t),
-        8 => lanes_steps::<W, 8>(pi_avx2::<W, 8>, None, m, c, ctr, d, o, t),
-        _ => lanes_steps::<W, 4>(pi_avx2::<W, 4>, None, m, c, ctr, d, o, t),
+        16 => lanes_steps::<W, 16>(pi_avx2::<W, 16>, blocks, m, c, ctr, d, o, t),
+        8 => lanes_steps::<W, 8>(pi_avx2::<W, 8>, blocks, m, c, ctr, d, o, t),
+        _ => lanes_steps::<W, 4>(pi_avx2::<W, 4>, blocks, m, c, ctr, d, o, t),
     }
 }
 
 #[cfg(target_arch = "x86_64")]
-fn steps_avx512<W: pi::avx512::W512>(
+fn steps_avx512<W: pi::wide::WideWord>(
     m: u8,
     c: &[W; 16],
     ctr: u64,
