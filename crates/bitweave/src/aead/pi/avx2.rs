@@ -324,43 +324,4 @@ impl Kernel<u16> for Avx2 {
     }
 }
 
-/// [`blocks`] compiled for AVX2, one instance per word size and mode.
-///
-/// # Safety
-/// AVX2 (see [`available`]).
-#[target_feature(enable = "avx2")]
-unsafe fn blocks_avx2<W: Offsets, const MODE: u8>(
-    cis: &[W; STATE_WORDS],
-    ctr: u64,
-    data: &[u8],
-    out: &mut [u8],
-    tag: &mut [W; 8],
-) where
-    Avx2: Kernel<W>,
-{
-    blocks::<Avx2, W, MODE>(cis, ctr, data, out, tag)
-}
-
-/// Safe entry: full batches of one message (`data.len()` a multiple of `L` blocks; see
-/// [`blocks`]). Panics if the CPU lacks AVX2 (selection never hands it out then).
-pub fn run_blocks<W: Offsets>(
-    mode: u8,
-    cis: &[W; STATE_WORDS],
-    ctr: u64,
-    data: &[u8],
-    out: &mut [u8],
-    tag: &mut [W; 8],
-) where
-    Avx2: Kernel<W>,
-{
-    assert!(available(), "AVX2 kernel called on a CPU without AVX2");
-    // SAFETY: available() (cpu::has(Avx2), never more than the CPU has) just returned true,
-    // the only requirement of `blocks_avx2`.
-    unsafe {
-        match mode {
-            ABSORB => blocks_avx2::<W, ABSORB>(cis, ctr, data, out, tag),
-            ENCRYPT => blocks_avx2::<W, ENCRYPT>(cis, ctr, data, out, tag),
-            _ => blocks_avx2::<W, DECRYPT>(cis, ctr, data, out, tag),
-        }
-    }
-}
+super::wide::entry!(Avx2, "avx2");

@@ -282,46 +282,4 @@ unsafe fn transpose_w8(r: [Z; 8]) -> [Z; 8] {
     ]
 }
 
-/// [`blocks`] compiled for AVX-512, one instance per word size and mode.
-///
-/// # Safety
-/// AVX-512 F/BW/VL/VBMI2 (see [`available`]).
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi2")]
-unsafe fn blocks_avx512<W: Offsets, const MODE: u8>(
-    cis: &[W; STATE_WORDS],
-    ctr: u64,
-    data: &[u8],
-    out: &mut [u8],
-    tag: &mut [W; 8],
-) where
-    Avx512: Kernel<W>,
-{
-    blocks::<Avx512, W, MODE>(cis, ctr, data, out, tag)
-}
-
-/// Safe entry: full batches of one message (`data.len()` a multiple of `L` blocks; see
-/// [`blocks`]). Panics if the CPU lacks the features (selection never hands it out then).
-pub fn run_blocks<W: Offsets>(
-    mode: u8,
-    cis: &[W; STATE_WORDS],
-    ctr: u64,
-    data: &[u8],
-    out: &mut [u8],
-    tag: &mut [W; 8],
-) where
-    Avx512: Kernel<W>,
-{
-    assert!(
-        available(),
-        "AVX-512 kernel called on a CPU without AVX-512"
-    );
-    // SAFETY: available() (cpu::has_all for avx512f, avx512bw, avx512vl and avx512vbmi2,
-    // never more than the CPU has) just returned true, the only requirement of `blocks_avx512`.
-    unsafe {
-        match mode {
-            ABSORB => blocks_avx512::<W, ABSORB>(cis, ctr, data, out, tag),
-            ENCRYPT => blocks_avx512::<W, ENCRYPT>(cis, ctr, data, out, tag),
-            _ => blocks_avx512::<W, DECRYPT>(cis, ctr, data, out, tag),
-        }
-    }
-}
+super::wide::entry!(Avx512, "avx512f,avx512bw,avx512vl,avx512vbmi2");

@@ -337,6 +337,59 @@ pub unsafe fn blocks<I: Kernel<W>, W: Offsets, const MODE: u8>(
     }
 }
 
+/// An ISA's safe entry, `run_blocks`: [`blocks`] compiled with the ISA's target features
+/// (one instance per word size and mode) behind the check that this CPU has them
+/// (`available()` in the invoking module). Selection never hands out a kernel the CPU
+/// lacks; the check turns a bug there into a panic instead of undefined behaviour.
+macro_rules! entry {
+    ($isa:ident, $features:literal) => {
+        /// # Safety
+        /// The CPU has the features named in `target_feature`.
+        #[target_feature(enable = $features)]
+        unsafe fn compiled<W: Offsets, const MODE: u8>(
+            cis: &[W; STATE_WORDS],
+            ctr: u64,
+            data: &[u8],
+            out: &mut [u8],
+            tag: &mut [W; 8],
+        ) where
+            $isa: Kernel<W>,
+        {
+            blocks::<$isa, W, MODE>(cis, ctr, data, out, tag)
+        }
+
+        /// Full batches of one message (`data.len()` a multiple of `L` blocks; see
+        /// [`blocks`]). Panics if the CPU lacks the features.
+        pub fn run_blocks<W: Offsets>(
+            mode: u8,
+            cis: &[W; STATE_WORDS],
+            ctr: u64,
+            data: &[u8],
+            out: &mut [u8],
+            tag: &mut [W; 8],
+        ) where
+            $isa: Kernel<W>,
+        {
+            assert!(
+                available(),
+                "{} kernel called on a CPU without {}",
+                stringify!($isa),
+                $features
+            );
+            // SAFETY: available() (cpu::has/has_all for exactly these features, never more
+            // than the CPU has) just returned true, the only requirement of `compiled`.
+            unsafe {
+                match mode {
+                    ABSORB => compiled::<W, ABSORB>(cis, ctr, data, out, tag),
+                    ENCRYPT => compiled::<W, ENCRYPT>(cis, ctr, data, out, tag),
+                    _ => compiled::<W, DECRYPT>(cis, ctr, data, out, tag),
+                }
+            }
+        }
+    };
+}
+pub(super) use entry;
+
 #[inline(always)]
 unsafe fn load8<I: Isa>(p: *const u8) -> [I::V; 8] {
     core::array::from_fn(|r| I::load(p.add(I::BYTES * r)))
