@@ -29,6 +29,9 @@ sudo=""
 [ "$(id -u)" -ne 0 ] && sudo="sudo"
 need=()
 command -v aarch64-linux-gnu-gcc >/dev/null 2>&1 || need+=(gcc-aarch64-linux-gnu)
+# The cross C runtime (crt1.o, crti.o, libc.so for the linker): only recommended by the
+# cross gcc, so --no-install-recommends leaves it out.
+[ -e /usr/aarch64-linux-gnu/lib/crti.o ] || need+=(libc6-dev-arm64-cross)
 command -v qemu-aarch64 >/dev/null 2>&1 || need+=(qemu-user)
 [ -e /usr/lib/aarch64-linux-gnu/libssl.so ] || need+=(libssl-dev:arm64)
 # Runtime library only: libgcrypt20-dev is not multi-arch (its arm64 package would remove
