@@ -3,13 +3,14 @@
 use std::io::Read;
 use std::path::PathBuf;
 
-use anyhow::{bail, Result};
-use bitweave::{Cipher, Crypter, Direction, Suite};
+use anyhow::{anyhow, bail, Result};
+use bitweave::{salted, Cipher, Crypter, Direction, Suite};
 use clap::Args;
 use zeroize::Zeroizing;
 
 use crate::input;
-use crate::output::Output;
+use crate::output::{reason, Output};
+use crate::password;
 use crate::pipeline::{self, Piece};
 use crate::progress::Progress;
 
@@ -18,12 +19,55 @@ pub struct CryptArgs {
     /// Cipher and mode, OpenSSL spelling (aes-128-cbc, des-ede3, seed-ofb, ...).
     #[arg(short = 'c', long = "cipher")]
     cipher: String,
-    /// Key as hex (exactly the cipher's key length).
-    #[arg(short = 'K', long = "key", value_name = "HEXKEY")]
-    key: String,
-    /// IV as hex: one block, or N blocks with --interleave N (not used by ECB).
+    /// Key as hex (exactly the cipher's key length); or derive key and IV with --pass.
+    #[arg(
+        short = 'K',
+        long = "key",
+        value_name = "HEXKEY",
+        required_unless_present = "pass"
+    )]
+    key: Option<String>,
+    /// IV as hex: one block, or N blocks with --interleave N (not used by ECB). With
+    /// --pass it replaces the derived IV.
     #[arg(long = "iv", value_name = "HEXIV")]
     iv: Option<String>,
+    /// Password source, as openssl's -pass: pass:TEXT, env:VAR, file:PATH, fd:N, stdin.
+    /// The file is openssl's "Salted__" format: readable by `openssl enc -d` with the same
+    /// -pass/-pbkdf2/-iter/-md, and it reads theirs.
+    #[arg(long, value_name = "SOURCE", conflicts_with = "key")]
+    pass: Option<String>,
+    /// Derive with PBKDF2-HMAC (openssl -pbkdf2) instead of the legacy EVP_BytesToKey.
+    #[arg(long, requires = "pass")]
+    pbkdf2: bool,
+    /// PBKDF2 iterations (implies --pbkdf2) [openssl's default: 10000].
+    #[arg(long, value_name = "N", requires = "pass")]
+    iter: Option<u32>,
+    /// Digest of the derivation: md5, sha1, sha256 (default, as OpenSSL 3), sha512.
+    #[arg(
+        long,
+        value_name = "DIGEST",
+        requires = "pass",
+        default_value = "sha256"
+    )]
+    md: String,
+    /// The salt as 16 hex digits instead of a random one (openssl -S); as with openssl,
+    /// it is then not written to the output (nor read from the input).
+    #[arg(
+        short = 'S',
+        long = "salt-hex",
+        value_name = "HEXSALT",
+        requires = "pass"
+    )]
+    salt: Option<String>,
+    /// No salt and no "Salted__" header (openssl -nosalt; weakens the password).
+    #[arg(long, requires = "pass", conflicts_with = "salt")]
+    nosalt: bool,
+    /// Print the salt, key and IV (openssl -p); -P prints them and stops.
+    #[arg(short = 'p', long = "print-key")]
+    print_key: bool,
+    /// Print the salt, key and IV and do nothing else (openssl -P).
+    #[arg(short = 'P', long = "print-key-only")]
+    print_key_only: bool,
     /// No PKCS#7 padding (ECB/CBC input must then be whole blocks).
     #[arg(long)]
     nopad: bool,
@@ -61,27 +105,65 @@ fn parse_hex(what: &str, s: &str) -> Result<Zeroizing<Vec<u8>>> {
 
 pub fn run(args: CryptArgs, direction: Direction, quiet: bool) -> Result<()> {
     let suite: Suite = args.cipher.parse()?;
-    let key = parse_hex("key (-K)", &args.key)?;
     let params = suite
         .params()
         .padding(suite.mode.whole_blocks() && !args.nopad)
         .interleave(args.interleave)
         .threads(args.threads);
     params.validate()?;
-    let iv = match &args.iv {
+    let explicit_iv = match &args.iv {
         Some(s) if !suite.mode.takes_iv() => {
             parse_hex("IV (--iv)", s)?;
             eprintln!("warning: iv not used by this cipher");
-            Zeroizing::new(Vec::new())
+            None
         }
-        Some(s) => parse_hex("IV (--iv)", s)?,
-        None => Zeroizing::new(Vec::new()),
+        Some(s) => Some(parse_hex("IV (--iv)", s)?),
+        None => None,
     };
+    let mut input = input::open(args.input.as_deref())?;
+    // With a password, the salt comes from the input's header when decrypting, so the
+    // input is opened before the key exists.
+    let (key, iv, header) = match &args.pass {
+        None => {
+            let key = parse_hex("key (-K)", args.key.as_deref().unwrap_or_default())?;
+            (key, explicit_iv.unwrap_or_default(), None)
+        }
+        Some(source) => {
+            if args.interleave > 1 {
+                bail!(
+                    "--pass makes openssl's format, which has no interleaving: drop --interleave"
+                );
+            }
+            let (derived, salt) = password_key(&args, source, suite, direction, &mut input)?;
+            if args.print_key || args.print_key_only {
+                print_key(
+                    salt.as_ref(),
+                    &derived.key,
+                    explicit_iv.as_deref().unwrap_or(&derived.iv),
+                );
+            }
+            if args.print_key_only {
+                return Ok(());
+            }
+            let iv = explicit_iv.unwrap_or_else(|| derived.iv.clone());
+            let fresh_salt = direction == Direction::Encrypt && args.salt.is_none();
+            let header = salt.filter(|_| fresh_salt).map(|s| salted::header(&s));
+            (derived.key.clone(), iv, header)
+        }
+    };
+    if args.pass.is_none() && (args.print_key || args.print_key_only) {
+        print_key(None, &key, &iv);
+        if args.print_key_only {
+            return Ok(());
+        }
+    }
     let cipher = Cipher::with_backend(suite.cipher, &key, args.backend.as_deref())?;
     let crypter = params.crypter(&cipher, direction, &iv)?;
 
-    let mut input = input::open(args.input.as_deref())?;
     let mut out = Output::open(args.output.as_deref())?;
+    if let Some(h) = header {
+        out.write(&h)?;
+    }
     // Sized to the input file when there is one (a pipe shows bytes and rate only).
     let total = input.size;
     let label = match direction {
@@ -89,8 +171,96 @@ pub fn run(args: CryptArgs, direction: Direction, quiet: bool) -> Result<()> {
         Direction::Decrypt => "dec",
     };
     let progress = Progress::new(total, label, quiet);
-    stream(crypter, &mut input.reader, &input.name, &mut out, progress)?;
+    let result = stream(crypter, &mut input.reader, &input.name, &mut out, progress);
+    if let (Err(e), Some(_)) = (&result, &args.pass) {
+        if matches!(
+            e.downcast_ref::<bitweave::Error>(),
+            Some(bitweave::Error::BadPadding)
+        ) {
+            bail!("bad decrypt: wrong password, wrong -pbkdf2/-iter/-md, or a corrupted file");
+        }
+    }
+    result?;
     out.commit()
+}
+
+/// Key and IV from the password: the salt is fresh (or `-S`) when encrypting and read
+/// from the input's `Salted__` header when decrypting; none with `--nosalt`.
+fn password_key(
+    args: &CryptArgs,
+    source: &str,
+    suite: Suite,
+    direction: Direction,
+    input: &mut input::Input,
+) -> Result<(salted::Derived, Option<[u8; 8]>)> {
+    let md: salted::Md = args.md.parse()?;
+    let kdf = if args.pbkdf2 || args.iter.is_some() {
+        salted::Kdf::Pbkdf2 {
+            md,
+            iter: args.iter.unwrap_or(salted::DEFAULT_ITER),
+        }
+    } else {
+        // openssl's own warning, word for word, on both directions.
+        eprintln!("*** WARNING : deprecated key derivation used.\nUsing -iter or -pbkdf2 would be better.");
+        salted::Kdf::Legacy(md)
+    };
+    // As openssl: a salt given with -S is not written to the output, nor read from the
+    // input; the header exists only with a fresh salt.
+    let salt: Option<[u8; 8]> = match (args.nosalt, direction, &args.salt) {
+        (true, _, _) => None,
+        (false, _, Some(hex)) => {
+            let v = parse_hex("salt (-S)", hex)?;
+            Some(v[..].try_into().map_err(|_| {
+                anyhow!("salt (-S) must be 8 bytes (16 hex digits), not {}", v.len())
+            })?)
+        }
+        (false, Direction::Decrypt, None) => {
+            let mut h = [0u8; salted::HEADER_LEN];
+            let n = read_up_to(&mut input.reader, &mut h)
+                .map_err(|e| anyhow!("cannot read {}: {}", input.name, reason(&e)))?;
+            Some(salted::read_salt(&h[..n]).map_err(|e| anyhow!("{}: {e}", input.name))?)
+        }
+        (false, Direction::Encrypt, None) => Some(salted::random_salt()?),
+    };
+    let password = password::from_source(source)?;
+    let iv_len = if suite.mode.takes_iv() {
+        suite.cipher.block_size()
+    } else {
+        0
+    };
+    let derived = salted::derive(
+        kdf,
+        &password,
+        salt.as_ref().map_or(&[][..], |s| &s[..]),
+        suite.cipher.key_len(),
+        iv_len,
+    );
+    Ok((derived, salt))
+}
+
+/// Reads until `buf` is full or the input ends; returns how many bytes came.
+fn read_up_to(r: &mut dyn Read, buf: &mut [u8]) -> std::io::Result<usize> {
+    let mut n = 0;
+    while n < buf.len() {
+        match r.read(&mut buf[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(n)
+}
+
+/// openssl's `-p`/`-P` lines (on standard output, as openssl prints them).
+fn print_key(salt: Option<&[u8; 8]>, key: &[u8], iv: &[u8]) {
+    if let Some(s) = salt {
+        println!("salt={}", hex::encode_upper(s));
+    }
+    println!("key={}", hex::encode_upper(key));
+    if !iv.is_empty() {
+        println!("iv ={}", hex::encode_upper(iv));
+    }
 }
 
 /// Runs `input` through `crypter` into `out`, reading, encrypting and writing at once

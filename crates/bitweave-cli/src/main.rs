@@ -13,6 +13,7 @@ mod input;
 mod list;
 mod openssl_peer;
 mod output;
+mod password;
 mod pipeline;
 mod plot;
 mod progress;

@@ -9,8 +9,7 @@
 //! first window of chunks leaves the authentic bytes already written (one `error:` line
 //! still says so).
 
-use std::fs::File;
-use std::io::{self, Read};
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use anyhow::{anyhow, bail, Result};
@@ -20,12 +19,11 @@ use zeroize::Zeroizing;
 
 use crate::input;
 use crate::output::{is_std, reason, Output};
+use crate::password::{first_line, prompt, read_secret_file};
 use crate::progress::Progress;
 
 /// The environment variable read for a passphrase when no file is given.
 const PASSPHRASE_ENV: &str = "BITWEAVE_PASSPHRASE";
-/// Key and passphrase files larger than this are surely the wrong file.
-const MAX_SECRET_FILE: u64 = 64 * 1024;
 
 /// Where the secret comes from (shared by seal and open).
 #[derive(Args)]
@@ -105,20 +103,6 @@ fn parse_chunk_size(s: &str) -> Result<u8> {
     Ok(n.trailing_zeros() as u8)
 }
 
-/// Reads a small secret file whole.
-fn read_secret_file(path: &Path, what: &str) -> Result<Zeroizing<Vec<u8>>> {
-    let fail = |e: io::Error| anyhow!("cannot read {what} '{}': {}", path.display(), reason(&e));
-    let f = File::open(path).map_err(fail)?;
-    let mut data = Zeroizing::new(Vec::new());
-    f.take(MAX_SECRET_FILE + 1)
-        .read_to_end(&mut data)
-        .map_err(fail)?;
-    if data.len() as u64 > MAX_SECRET_FILE {
-        bail!("{what} '{}' is too large", path.display());
-    }
-    Ok(data)
-}
-
 /// A key file: 32 raw bytes, or 64 hex digits with optional surrounding whitespace.
 fn key_from_file(path: &Path) -> Result<Secret> {
     let data = read_secret_file(path, "key file")?;
@@ -137,12 +121,6 @@ fn key_from_file(path: &Path) -> Result<Secret> {
     )
 }
 
-/// The first line of `bytes`, without its line ending.
-fn first_line(bytes: &[u8]) -> &[u8] {
-    let line = bytes.split(|&b| b == b'\n').next().unwrap_or(&[]);
-    line.strip_suffix(b"\r").unwrap_or(line)
-}
-
 fn passphrase(args: &SecretArgs, confirm: bool) -> Result<Secret> {
     let pw: Zeroizing<Vec<u8>> = if let Some(path) = &args.passphrase_file {
         let data = read_secret_file(path, "passphrase file")?;
@@ -150,21 +128,11 @@ fn passphrase(args: &SecretArgs, confirm: bool) -> Result<Secret> {
     } else if let Some(v) = std::env::var_os(PASSPHRASE_ENV) {
         Zeroizing::new(v.into_encoded_bytes())
     } else {
-        let ask = |prompt: &str| {
-            rpassword::prompt_password(prompt)
-                .map(Zeroizing::new)
-                .map_err(|_| {
-                    anyhow!(
-                        "no passphrase: there is no terminal to ask on; use --passphrase-file, \
-                         set {PASSPHRASE_ENV}, or use --key-file"
-                    )
-                })
-        };
-        let first = ask("passphrase: ")?;
-        if confirm && first != ask("passphrase again: ")? {
-            bail!("the two passphrases differ");
-        }
-        Zeroizing::new(first.as_bytes().to_vec())
+        prompt(
+            "passphrase",
+            confirm,
+            &format!("use --passphrase-file, set {PASSPHRASE_ENV}, or use --key-file"),
+        )?
     };
     if pw.is_empty() {
         bail!("the passphrase is empty");

@@ -62,6 +62,9 @@ pub enum Error {
     },
     #[error("authentication failed: tag mismatch (wrong key, nonce or data, or tampering)")]
     TagMismatch,
+    /// OpenSSL's password-based `Salted__` format: a bad header or digest name.
+    #[error("{0}")]
+    Salted(String),
     #[error(
         "in-place update needs whole {unit}-byte units, no input pending and no padding held back"
     )]

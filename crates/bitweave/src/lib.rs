@@ -22,6 +22,7 @@ pub mod engine;
 pub mod error;
 pub mod mode;
 pub mod rustcrypto;
+pub mod salted;
 pub mod seal;
 pub mod slice;
 pub mod suite;

@@ -1,0 +1,256 @@
+//! `bitweave enc/dec --pass`: openssl's password-based "Salted__" files, both ways and byte
+//! for byte, against the `openssl` binary — every cipher family, both KDFs and their
+//! digests, -nosalt, -S, every password source — and the bad inputs (wrong password, short
+//! or foreign header) each with one error line and no output file.
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+use common::{bitweave, check_failure};
+
+fn openssl(args: &[&str], input: &Path, output: &Path) {
+    let out = Command::new("openssl")
+        .arg("enc")
+        .args(["-provider", "legacy", "-provider", "default"])
+        .args(args)
+        .arg("-in")
+        .arg(input)
+        .arg("-out")
+        .arg(output)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "openssl enc {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+fn ours(args: &[&str], input: &Path, output: &Path) -> std::process::Output {
+    bitweave()
+        .args(args)
+        .arg("-i")
+        .arg(input)
+        .arg("-o")
+        .arg(output)
+        .output()
+        .unwrap()
+}
+
+/// Our KDF flags and openssl's spelling of the same.
+const KDFS: [(&[&str], &[&str]); 5] = [
+    (&[], &[]),
+    (&["--md", "md5"], &["-md", "md5"]),
+    (&["--pbkdf2"], &["-pbkdf2"]),
+    (
+        &["--iter", "1000", "--md", "sha512"],
+        &["-iter", "1000", "-md", "sha512"],
+    ),
+    (&["--pbkdf2", "--md", "sha1"], &["-pbkdf2", "-md", "sha1"]),
+];
+
+#[test]
+fn salted_files_round_trip_with_openssl_both_ways() {
+    let dir = tempfile::tempdir().unwrap();
+    let plain = dir.path().join("plain");
+    let data: Vec<u8> = (0..70_001u32).map(|i| (i * 7 + i / 255) as u8).collect();
+    std::fs::write(&plain, &data).unwrap();
+    let (a, b, back) = (
+        dir.path().join("a"),
+        dir.path().join("b"),
+        dir.path().join("c"),
+    );
+    let mut ran = 0;
+    for cipher in [
+        "aes-256-cbc",
+        "aes-128-ctr",
+        "aes-192-ofb",
+        "des-ede3-cbc",
+        "des-cfb",
+        "seed-cbc",
+        "aes-128-ecb",
+    ] {
+        for (mine, theirs) in KDFS {
+            let mut args = vec!["enc", "-c", cipher, "--pass", "pass:correct horse"];
+            args.extend_from_slice(mine);
+            let out = ours(&args, &plain, &a);
+            assert!(
+                out.status.success(),
+                "{args:?}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            let mut oargs = vec!["-d", &*format!("-{cipher}"), "-pass", "pass:correct horse"]
+                .into_iter()
+                .map(String::from)
+                .collect::<Vec<_>>();
+            oargs.extend(theirs.iter().map(|s| s.to_string()));
+            let oargs: Vec<&str> = oargs.iter().map(String::as_str).collect();
+            openssl(&oargs, &a, &back);
+            assert!(
+                std::fs::read(&back).unwrap() == data,
+                "openssl cannot read {args:?}"
+            );
+            openssl(&oargs[1..], &plain, &b);
+            args[0] = "dec";
+            let out = ours(&args, &b, &back);
+            assert!(
+                out.status.success(),
+                "{args:?}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            assert!(
+                std::fs::read(&back).unwrap() == data,
+                "we cannot read openssl's {args:?}"
+            );
+            ran += 1;
+        }
+    }
+    eprintln!("ran {ran} cipher x KDF combinations both ways");
+}
+
+#[test]
+fn fixed_salt_and_no_salt_are_byte_identical_to_openssl() {
+    let dir = tempfile::tempdir().unwrap();
+    let plain = dir.path().join("plain");
+    std::fs::write(&plain, b"attack at dawn, and again at dusk").unwrap();
+    let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+    for (mine, theirs) in [
+        (
+            vec!["-S", "0102030405060708"],
+            vec!["-S", "0102030405060708"],
+        ),
+        (vec!["--nosalt"], vec!["-nosalt"]),
+    ] {
+        for (kdf, okdf) in KDFS {
+            let mut args = vec!["enc", "-c", "aes-256-cbc", "--pass", "pass:pw"];
+            args.extend(&mine);
+            args.extend_from_slice(kdf);
+            assert!(ours(&args, &plain, &a).status.success(), "{args:?}");
+            let mut oargs = vec!["-aes-256-cbc", "-pass", "pass:pw"];
+            oargs.extend(&theirs);
+            oargs.extend_from_slice(okdf);
+            openssl(&oargs, &plain, &b);
+            assert_eq!(
+                std::fs::read(&a).unwrap(),
+                std::fs::read(&b).unwrap(),
+                "{args:?}"
+            );
+        }
+    }
+    // -P prints what openssl prints.
+    let out = bitweave()
+        .args([
+            "enc",
+            "-c",
+            "aes-128-cbc",
+            "--pass",
+            "pass:pw",
+            "--pbkdf2",
+            "-S",
+            "0102030405060708",
+            "-P",
+        ])
+        .output()
+        .unwrap();
+    let want = Command::new("openssl")
+        .args([
+            "enc",
+            "-aes-128-cbc",
+            "-pass",
+            "pass:pw",
+            "-pbkdf2",
+            "-S",
+            "0102030405060708",
+            "-P",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&want.stdout)
+    );
+}
+
+#[test]
+fn every_password_source_gives_the_same_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let plain = dir.path().join("plain");
+    std::fs::write(&plain, vec![42u8; 1000]).unwrap();
+    let pwfile = dir.path().join("pw");
+    std::fs::write(&pwfile, "s3cret\nignored second line\n").unwrap();
+    let reference = dir.path().join("ref");
+    let base = [
+        "enc",
+        "-c",
+        "aes-128-cbc",
+        "--pbkdf2",
+        "-S",
+        "a1a2a3a4a5a6a7a8",
+    ];
+    let mut args = base.to_vec();
+    args.extend(["--pass", "pass:s3cret"]);
+    assert!(ours(&args, &plain, &reference).status.success());
+    let want = std::fs::read(&reference).unwrap();
+    let got = |extra: &[&str], env: Option<(&str, &str)>, stdin: Option<Vec<u8>>| {
+        let mut cmd = bitweave();
+        cmd.args(base).args(extra);
+        if let Some((k, v)) = env {
+            cmd.env(k, v);
+        }
+        if let Some(s) = stdin {
+            cmd.stdin(std::process::Stdio::piped())
+                .stdout(std::process::Stdio::piped());
+            let mut child = cmd.spawn().unwrap();
+            use std::io::Write;
+            child.stdin.take().unwrap().write_all(&s).unwrap();
+            return child.wait_with_output().unwrap().stdout;
+        }
+        cmd.arg("-i").arg(&plain).output().unwrap().stdout
+    };
+    let file = format!("file:{}", pwfile.display());
+    assert_eq!(got(&["--pass", &file], None, None), want, "file:");
+    assert_eq!(
+        got(&["--pass", "env:BW_PW"], Some(("BW_PW", "s3cret")), None),
+        want,
+        "env:"
+    );
+    let mut stdin = b"s3cret\n".to_vec();
+    stdin.extend(vec![42u8; 1000]);
+    assert_eq!(got(&["--pass", "stdin"], None, Some(stdin)), want, "stdin");
+}
+
+#[test]
+fn bad_salted_input_gives_one_error_and_no_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let plain = dir.path().join("plain");
+    std::fs::write(&plain, vec![1u8; 5000]).unwrap();
+    let good = dir.path().join("good");
+    openssl(
+        &["-aes-256-cbc", "-pbkdf2", "-pass", "pass:right"],
+        &plain,
+        &good,
+    );
+    let bytes = std::fs::read(&good).unwrap();
+    let short = dir.path().join("short");
+    std::fs::write(&short, &bytes[..12]).unwrap();
+    let foreign = dir.path().join("foreign");
+    std::fs::write(&foreign, vec![0u8; 64]).unwrap();
+    for (input, pass, message) in [
+        (&good, "pass:wrong", "bad decrypt: wrong password"),
+        (&short, "pass:right", "'Salted__' with no complete salt"),
+        (&foreign, "pass:right", "does not start with 'Salted__'"),
+        (&good, "env:BITWEAVE_SURELY_UNSET_VAR", "not set"),
+    ] {
+        let out_path = dir.path().join("out");
+        let args = ["dec", "-c", "aes-256-cbc", "--pbkdf2", "--pass", pass];
+        let out = ours(&args, input, &out_path);
+        check_failure(&out, message, &args);
+        assert!(!out_path.exists(), "{args:?} left an output file");
+        assert!(
+            !String::from_utf8_lossy(&out.stderr).contains("right"),
+            "password printed"
+        );
+    }
+}
