@@ -11,6 +11,7 @@ mod crypt;
 mod gcrypt_peer;
 mod input;
 mod list;
+mod openssl_args;
 mod openssl_peer;
 mod output;
 mod password;
@@ -60,7 +61,14 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let args = match openssl_args::translate(std::env::args_os().collect()) {
+        Ok(a) => a,
+        Err(msg) => {
+            eprintln!("error: {msg}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let cli = Cli::parse_from(args);
     signals::install();
     // A bad tier cap fails every command the same way, before any work.
     let result = bitweave::cpu::check()

@@ -254,3 +254,56 @@ fn bad_salted_input_gives_one_error_and_no_output() {
         );
     }
 }
+
+/// A script written for openssl runs with the program name changed: the same argument
+/// list, openssl's spelling, gives a file openssl reads, and reads openssl's.
+#[test]
+fn openssl_argument_spelling_works_as_is() {
+    let dir = tempfile::tempdir().unwrap();
+    let plain = dir.path().join("plain");
+    std::fs::write(&plain, vec![7u8; 3333]).unwrap();
+    let (p, a, b) = (
+        plain.to_str().unwrap(),
+        dir.path().join("a"),
+        dir.path().join("b"),
+    );
+    let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+    for (cipher, kdf) in [
+        ("-aes-256-cbc", "-pbkdf2"),
+        ("-des3", "-salt"),
+        ("-seed", "-pbkdf2"),
+    ] {
+        let enc = [
+            "enc", "-e", cipher, kdf, "-pass", "pass:pw", "-in", p, "-out", a,
+        ];
+        let out = bitweave().args(enc).output().unwrap();
+        assert!(
+            out.status.success(),
+            "{enc:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let dec = [
+            "enc", "-d", cipher, kdf, "-pass", "pass:pw", "-in", a, "-out", b,
+        ];
+        let out = Command::new("openssl")
+            .args(dec)
+            .args(["-provider", "legacy", "-provider", "default"])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "openssl {dec:?}");
+        assert_eq!(std::fs::read(b).unwrap(), vec![7u8; 3333], "{dec:?}");
+        let out = bitweave().args(dec).output().unwrap();
+        assert!(
+            out.status.success(),
+            "{dec:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(std::fs::read(b).unwrap(), vec![7u8; 3333], "ours {dec:?}");
+    }
+    let bad = ["enc", "-aes-256-gcm", "-in", p];
+    check_failure(
+        &bitweave().args(bad).output().unwrap(),
+        "Unknown option or cipher: -aes-256-gcm",
+        &bad,
+    );
+}

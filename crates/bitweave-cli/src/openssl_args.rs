@@ -1,0 +1,150 @@
+//! `openssl enc`'s own spelling for `bitweave enc`/`dec`, so a script switches by changing
+//! the program name: single-dash long options (`-in`, `-pass`, `-pbkdf2`, …), the cipher
+//! as an option (`-aes-256-cbc`, `-des3`), `-d`/`-e`, and `-k PASSWORD`. The arguments are
+//! rewritten into bitweave's spelling before clap parses them; bitweave's own spelling
+//! passes through unchanged.
+
+use std::ffi::OsString;
+
+/// Options that take a value: openssl's name and ours.
+const WITH_VALUE: [(&str, &str); 8] = [
+    ("-in", "--in"),
+    ("-out", "--out"),
+    ("-pass", "--pass"),
+    ("-iv", "--iv"),
+    ("-iter", "--iter"),
+    ("-md", "--md"),
+    ("-K", "-K"),
+    ("-S", "-S"),
+];
+/// Flags: openssl's name and ours.
+const FLAGS: [(&str, &str); 5] = [
+    ("-pbkdf2", "--pbkdf2"),
+    ("-nosalt", "--nosalt"),
+    ("-nopad", "--nopad"),
+    ("-p", "-p"),
+    ("-P", "-P"),
+];
+/// Accepted and ignored: `-salt` (the default) and the options with a value that only
+/// tune openssl itself.
+const IGNORED_FLAGS: [&str; 1] = ["-salt"];
+const IGNORED_WITH_VALUE: [&str; 3] = ["-provider", "-bufsize", "-provider-path"];
+
+/// Rewrites `bitweave enc|dec ARGS` from openssl's spelling; other commands pass through.
+/// An option openssl's `enc` has but bitweave does not yet (`-a`, base64) or one neither
+/// has is an error in openssl's one-line style.
+pub fn translate(args: Vec<OsString>) -> Result<Vec<OsString>, String> {
+    let Some(cmd) = args.get(1).and_then(|a| a.to_str()) else {
+        return Ok(args);
+    };
+    if cmd != "enc" && cmd != "dec" {
+        return Ok(args);
+    }
+    let mut out: Vec<OsString> = vec![args[0].clone(), OsString::new()];
+    let mut decrypt = cmd == "dec";
+    let mut rest = args.into_iter().skip(2);
+    while let Some(arg) = rest.next() {
+        let Some(a) = arg.to_str().map(str::to_owned) else {
+            out.push(arg);
+            continue;
+        };
+        // bitweave's own spelling, values and file names pass through.
+        if !a.starts_with('-') || a.starts_with("--") || a == "-" {
+            out.push(arg);
+            continue;
+        }
+        let mut value = || {
+            rest.next()
+                .ok_or_else(|| format!("enc: Option {a} needs a value"))
+        };
+        if a == "-d" {
+            decrypt = true;
+        } else if a == "-e" {
+            decrypt = false;
+        } else if let Some(&(_, ours)) = WITH_VALUE.iter().find(|(o, _)| *o == a) {
+            let v = value()?;
+            out.push(ours.into());
+            out.push(v);
+        } else if let Some(&(_, ours)) = FLAGS.iter().find(|(o, _)| *o == a) {
+            out.push(ours.into());
+        } else if a == "-k" {
+            // The deprecated -k PASSWORD is -pass pass:PASSWORD.
+            let v = value()?;
+            let mut p = OsString::from("pass:");
+            p.push(v);
+            out.push("--pass".into());
+            out.push(p);
+        } else if IGNORED_FLAGS.contains(&a.as_str()) {
+        } else if IGNORED_WITH_VALUE.contains(&a.as_str()) {
+            value()?;
+        } else if ["-a", "-base64", "-A"].contains(&a.as_str()) {
+            return Err(format!("enc: {a} (base64) is not supported yet"));
+        } else if a.len() > 2 && a[1..].parse::<bitweave::Suite>().is_ok() {
+            out.push("--cipher".into());
+            out.push(a[1..].into());
+        } else if a.len() == 2 {
+            // bitweave's own short options (-c, -i, -o): clap checks them.
+            out.push(arg);
+        } else {
+            return Err(format!("enc: Unknown option or cipher: {a}"));
+        }
+    }
+    out[1] = if decrypt { "dec" } else { "enc" }.into();
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn t(args: &str) -> Result<String, String> {
+        let v: Vec<OsString> = args.split(' ').map(OsString::from).collect();
+        translate(v).map(|o| {
+            o.iter()
+                .map(|s| s.to_string_lossy().into_owned())
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+    }
+
+    #[test]
+    fn openssl_spelling_becomes_ours() {
+        assert_eq!(
+            t("bw enc -d -aes-256-cbc -pbkdf2 -pass env:PW -in x -out y").unwrap(),
+            "bw dec --cipher aes-256-cbc --pbkdf2 --pass env:PW --in x --out y"
+        );
+        assert_eq!(
+            t("bw enc -des3 -salt -k pw -md md5 -provider legacy -in x").unwrap(),
+            "bw enc --cipher des3 --pass pass:pw --md md5 --in x"
+        );
+        assert_eq!(
+            t("bw enc -e -seed-ofb -K 00 -iv 01 -nopad -S 0102030405060708 -p").unwrap(),
+            "bw enc --cipher seed-ofb -K 00 --iv 01 --nopad -S 0102030405060708 -p"
+        );
+    }
+
+    #[test]
+    fn our_spelling_and_other_commands_pass_through() {
+        let ours = "bw enc -c aes-128-ctr -K 00 --iv 01 -i - -o out --threads 2";
+        assert_eq!(t(ours).unwrap(), ours);
+        assert_eq!(t("bw list").unwrap(), "bw list");
+        assert_eq!(t("bw seal -i x").unwrap(), "bw seal -i x");
+    }
+
+    #[test]
+    fn unknown_and_unsupported_options_are_one_line_errors() {
+        assert_eq!(
+            t("bw enc -aes-256-gcm -in x").unwrap_err(),
+            "enc: Unknown option or cipher: -aes-256-gcm"
+        );
+        assert_eq!(
+            t("bw enc -bogus").unwrap_err(),
+            "enc: Unknown option or cipher: -bogus"
+        );
+        assert!(t("bw enc -a").unwrap_err().contains("base64"));
+        assert_eq!(
+            t("bw enc -in").unwrap_err(),
+            "enc: Option -in needs a value"
+        );
+    }
+}
