@@ -123,10 +123,10 @@ pub fn run(args: CryptArgs, direction: Direction, quiet: bool) -> Result<()> {
     let mut input = input::open(args.input.as_deref())?;
     // With a password, the salt comes from the input's header when decrypting, so the
     // input is opened before the key exists.
-    let (key, iv, header) = match &args.pass {
+    let (key, iv, salt, header) = match &args.pass {
         None => {
             let key = parse_hex("key (-K)", args.key.as_deref().unwrap_or_default())?;
-            (key, explicit_iv.unwrap_or_default(), None)
+            (key, explicit_iv.unwrap_or_default(), None, None)
         }
         Some(source) => {
             if args.interleave > 1 {
@@ -135,24 +135,14 @@ pub fn run(args: CryptArgs, direction: Direction, quiet: bool) -> Result<()> {
                 );
             }
             let (derived, salt) = password_key(&args, source, suite, direction, &mut input)?;
-            if args.print_key || args.print_key_only {
-                print_key(
-                    salt.as_ref(),
-                    &derived.key,
-                    explicit_iv.as_deref().unwrap_or(&derived.iv),
-                );
-            }
-            if args.print_key_only {
-                return Ok(());
-            }
-            let iv = explicit_iv.unwrap_or_else(|| derived.iv.clone());
+            let iv = explicit_iv.unwrap_or(derived.iv);
             let fresh_salt = direction == Direction::Encrypt && args.salt.is_none();
             let header = salt.filter(|_| fresh_salt).map(|s| salted::header(&s));
-            (derived.key.clone(), iv, header)
+            (derived.key, iv, salt, header)
         }
     };
-    if args.pass.is_none() && (args.print_key || args.print_key_only) {
-        print_key(None, &key, &iv);
+    if args.print_key || args.print_key_only {
+        print_key(salt.as_ref(), &key, &iv);
         if args.print_key_only {
             return Ok(());
         }

@@ -8,7 +8,7 @@ mod common;
 use std::path::Path;
 use std::process::Command;
 
-use common::{bitweave, check_failure};
+use common::{bitweave, check_failure, run_with_files};
 
 fn openssl(args: &[&str], input: &Path, output: &Path) {
     let out = Command::new("openssl")
@@ -26,17 +26,6 @@ fn openssl(args: &[&str], input: &Path, output: &Path) {
         "openssl enc {args:?}: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-}
-
-fn ours(args: &[&str], input: &Path, output: &Path) -> std::process::Output {
-    bitweave()
-        .args(args)
-        .arg("-i")
-        .arg(input)
-        .arg("-o")
-        .arg(output)
-        .output()
-        .unwrap()
 }
 
 /// Our KDF flags and openssl's spelling of the same.
@@ -75,7 +64,7 @@ fn salted_files_round_trip_with_openssl_both_ways() {
         for (mine, theirs) in KDFS {
             let mut args = vec!["enc", "-c", cipher, "--pass", "pass:correct horse"];
             args.extend_from_slice(mine);
-            let out = ours(&args, &plain, &a);
+            let out = run_with_files(&args, &plain, &a);
             assert!(
                 out.status.success(),
                 "{args:?}: {}",
@@ -94,7 +83,7 @@ fn salted_files_round_trip_with_openssl_both_ways() {
             );
             openssl(&oargs[1..], &plain, &b);
             args[0] = "dec";
-            let out = ours(&args, &b, &back);
+            let out = run_with_files(&args, &b, &back);
             assert!(
                 out.status.success(),
                 "{args:?}: {}",
@@ -127,7 +116,10 @@ fn fixed_salt_and_no_salt_are_byte_identical_to_openssl() {
             let mut args = vec!["enc", "-c", "aes-256-cbc", "--pass", "pass:pw"];
             args.extend(&mine);
             args.extend_from_slice(kdf);
-            assert!(ours(&args, &plain, &a).status.success(), "{args:?}");
+            assert!(
+                run_with_files(&args, &plain, &a).status.success(),
+                "{args:?}"
+            );
             let mut oargs = vec!["-aes-256-cbc", "-pass", "pass:pw"];
             oargs.extend(&theirs);
             oargs.extend_from_slice(okdf);
@@ -191,7 +183,7 @@ fn every_password_source_gives_the_same_key() {
     ];
     let mut args = base.to_vec();
     args.extend(["--pass", "pass:s3cret"]);
-    assert!(ours(&args, &plain, &reference).status.success());
+    assert!(run_with_files(&args, &plain, &reference).status.success());
     let want = std::fs::read(&reference).unwrap();
     let got = |extra: &[&str], env: Option<(&str, &str)>, stdin: Option<Vec<u8>>| {
         let mut cmd = bitweave();
@@ -245,7 +237,7 @@ fn bad_salted_input_gives_one_error_and_no_output() {
     ] {
         let out_path = dir.path().join("out");
         let args = ["dec", "-c", "aes-256-cbc", "--pbkdf2", "--pass", pass];
-        let out = ours(&args, input, &out_path);
+        let out = run_with_files(&args, input, &out_path);
         check_failure(&out, message, &args);
         assert!(!out_path.exists(), "{args:?} left an output file");
         assert!(

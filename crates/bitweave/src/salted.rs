@@ -120,23 +120,20 @@ pub fn header(salt: &[u8; 8]) -> [u8; HEADER_LEN] {
 /// The salt of a salted file's first bytes (`data` at least [`HEADER_LEN`] long, else
 /// the file is too short to be one).
 pub fn read_salt(data: &[u8]) -> Result<[u8; 8]> {
-    if data.len() < HEADER_LEN {
-        if MAGIC.starts_with(&data[..data.len().min(8)]) && data.len() >= 8 {
-            return Err(Error::Salted(
-                "bad salted file: 'Salted__' with no complete salt after it".into(),
-            ));
-        }
-        return Err(Error::Salted(format!(
+    if data.len() >= HEADER_LEN && data.starts_with(MAGIC) {
+        return Ok(data[8..HEADER_LEN].try_into().expect("8 bytes"));
+    }
+    let message = if data.starts_with(MAGIC) {
+        "bad salted file: 'Salted__' with no complete salt after it".to_string()
+    } else if data.len() < HEADER_LEN {
+        format!(
             "not a salted file: {} bytes, shorter than the 16-byte 'Salted__' header",
             data.len()
-        )));
-    }
-    if &data[..8] != MAGIC {
-        return Err(Error::Salted(
-            "not a salted file: it does not start with 'Salted__' (written with -nosalt, or not by openssl enc -pass?)".into(),
-        ));
-    }
-    Ok(data[8..16].try_into().expect("8 bytes"))
+        )
+    } else {
+        "not a salted file: it does not start with 'Salted__' (written with -nosalt, or not by openssl enc -pass?)".into()
+    };
+    Err(Error::Salted(message))
 }
 
 /// A fresh random salt.
