@@ -900,50 +900,66 @@ unsafe fn ctr_rounds_xor_vaes256<const R: usize>(
 /// Counter mode on AES-NI: eight counter blocks per group in registers, each a
 /// branch-free 128-bit add (the counter starts from the IV, which the constant-time check
 /// treats as secret) byte-swapped as two integers (SSE2 only), the keystream XORed as it
-/// leaves; a short tail runs as one group on a stack copy.
+/// leaves; a tail under one group runs only the blocks it needs, in place.
 #[target_feature(enable = "aes,sse2")]
 unsafe fn ctr_aesni(aes: &AesX86, counter: &mut [u8], data: &mut [u8]) {
-    let (keys, rounds) = (&aes.enc, aes.rounds);
-    let k = keys.v128();
-    // XORs the keystream of counters ctr..ctr+7 into the 128 bytes at `p`.
-    let group = |ctr: u128, p: *mut u8| {
-        let mut x: [__m128i; 8] = core::array::from_fn(|i| {
-            let c = ctr.wrapping_add(i as u128);
-            let hi = ((c >> 64) as u64).swap_bytes() as i64;
-            let lo = (c as u64).swap_bytes() as i64;
-            _mm_xor_si128(_mm_set_epi64x(lo, hi), k[0])
-        });
-        for kr in &k[1..rounds] {
-            x = x.map(|v| _mm_aesenc_si128(v, *kr));
-        }
-        for (i, v) in x.iter().enumerate() {
-            let ks = _mm_aesenclast_si128(*v, k[rounds]);
-            // SAFETY: the caller hands 128 writable bytes at `p`.
-            unsafe {
-                let d = _mm_loadu_si128(p.add(16 * i).cast());
-                _mm_storeu_si128(p.add(16 * i).cast(), _mm_xor_si128(d, ks));
-            }
-        }
-    };
+    let (k, rounds) = (aes.enc.v128(), aes.rounds);
     let mut ctr = u128::from_be_bytes(counter[..16].try_into().unwrap());
     let len = data.len();
     let mut groups = data.chunks_exact_mut(128);
     for (n, g) in (&mut groups).enumerate() {
         prefetch_ahead::<2>(g.as_ptr(), len - 128 * n);
-        group(ctr, g.as_mut_ptr());
+        ctr_blocks_aesni::<8>(k, rounds, ctr, g);
         ctr = ctr.wrapping_add(8);
     }
     let rest = groups.into_remainder();
-    if !rest.is_empty() {
-        let mut tmp = [0u8; 128];
-        tmp[..rest.len()].copy_from_slice(rest);
-        group(ctr, tmp.as_mut_ptr());
-        rest.copy_from_slice(&tmp[..rest.len()]);
-        // The unused keystream is the next call's: wipe it.
-        crate::cipher::wipe(&mut tmp);
-        ctr = ctr.wrapping_add(rest.len().div_ceil(16) as u128);
+    match rest.len().div_ceil(16) {
+        0 => {}
+        1 => ctr_blocks_aesni::<1>(k, rounds, ctr, rest),
+        2 => ctr_blocks_aesni::<2>(k, rounds, ctr, rest),
+        3 | 4 => ctr_blocks_aesni::<4>(k, rounds, ctr, rest),
+        _ => ctr_blocks_aesni::<8>(k, rounds, ctr, rest),
     }
+    ctr = ctr.wrapping_add(rest.len().div_ceil(16) as u128);
     counter.copy_from_slice(&ctr.to_be_bytes());
+}
+
+/// XORs the keystream of counters `ctr .. ctr + R` into `data` (at most R blocks; blocks
+/// past its end are dropped, the last it reaches may be partial and goes through a
+/// 16-byte stack copy that is wiped).
+#[target_feature(enable = "aes,sse2")]
+#[inline]
+fn ctr_blocks_aesni<const R: usize>(k: &[__m128i; 15], rounds: usize, ctr: u128, data: &mut [u8]) {
+    debug_assert!(data.len() <= 16 * R);
+    let mut x: [__m128i; R] = core::array::from_fn(|i| {
+        let c = ctr.wrapping_add(i as u128);
+        let hi = ((c >> 64) as u64).swap_bytes() as i64;
+        let lo = (c as u64).swap_bytes() as i64;
+        _mm_xor_si128(_mm_set_epi64x(lo, hi), k[0])
+    });
+    for kr in &k[1..rounds] {
+        x = x.map(|v| _mm_aesenc_si128(v, *kr));
+    }
+    for (v, d) in x.iter().zip(data.chunks_mut(16)) {
+        let ks = _mm_aesenclast_si128(*v, k[rounds]);
+        if d.len() == 16 {
+            // SAFETY: `d` is 16 bytes.
+            unsafe {
+                let v = _mm_loadu_si128(d.as_ptr().cast());
+                _mm_storeu_si128(d.as_mut_ptr().cast(), _mm_xor_si128(v, ks));
+            }
+        } else {
+            let mut tmp = [0u8; 16];
+            tmp[..d.len()].copy_from_slice(d);
+            // SAFETY: `tmp` is 16 bytes.
+            unsafe {
+                let v = _mm_loadu_si128(tmp.as_ptr().cast());
+                _mm_storeu_si128(tmp.as_mut_ptr().cast(), _mm_xor_si128(v, ks));
+            }
+            d.copy_from_slice(&tmp[..d.len()]);
+            crate::cipher::wipe(&mut tmp);
+        }
+    }
 }
 
 /// Single-stream CBC or full-block CFB decryption on VAES-512, front to back, 32 blocks
@@ -1114,7 +1130,9 @@ unsafe fn decrypt_registers_vaes256<const CFB: bool, const R: usize>(
 }
 
 /// Single-stream CBC or full-block CFB decryption on AES-NI, eight blocks per group, the
-/// XOR with the previous ciphertext folded into the last round key.
+/// XOR with the previous ciphertext folded into the last round key. A tail under one
+/// group runs as one group of just its blocks, in place (CFB's partial last block, if
+/// any, goes through the generic path).
 #[target_feature(enable = "aes,sse2")]
 unsafe fn stream_decrypt_aesni<const CFB: bool>(aes: &AesX86, prev: &mut [u8], data: &mut [u8]) {
     let rounds = aes.rounds;
@@ -1125,37 +1143,68 @@ unsafe fn stream_decrypt_aesni<const CFB: bool>(aes: &AesX86, prev: &mut [u8], d
     for (n, g) in (&mut groups).enumerate() {
         let p = g.as_mut_ptr();
         prefetch_ahead::<2>(p, len - 128 * n);
-        let c: [__m128i; 8] = core::array::from_fn(|i| _mm_loadu_si128(p.add(16 * i).cast()));
-        let behind: [__m128i; 8] = core::array::from_fn(|i| if i == 0 { last } else { c[i - 1] });
-        let (input, fold) = if CFB { (behind, c) } else { (c, behind) };
-        let mut x: [__m128i; 8] = input.map(|v| _mm_xor_si128(v, k[0]));
-        for kr in &k[1..rounds] {
-            x = x.map(|v| {
-                if CFB {
-                    _mm_aesenc_si128(v, *kr)
-                } else {
-                    _mm_aesdec_si128(v, *kr)
-                }
-            });
+        // SAFETY: `g` is eight blocks.
+        unsafe { decrypt_blocks_aesni::<CFB, 8>(k, rounds, &mut last, p) };
+    }
+    let tail = groups.into_remainder();
+    let p = tail.as_mut_ptr();
+    // SAFETY: each arm reads and writes the tail's whole blocks only.
+    unsafe {
+        match tail.len() / 16 {
+            0 => {}
+            1 => decrypt_blocks_aesni::<CFB, 1>(k, rounds, &mut last, p),
+            2 => decrypt_blocks_aesni::<CFB, 2>(k, rounds, &mut last, p),
+            3 => decrypt_blocks_aesni::<CFB, 3>(k, rounds, &mut last, p),
+            4 => decrypt_blocks_aesni::<CFB, 4>(k, rounds, &mut last, p),
+            5 => decrypt_blocks_aesni::<CFB, 5>(k, rounds, &mut last, p),
+            6 => decrypt_blocks_aesni::<CFB, 6>(k, rounds, &mut last, p),
+            _ => decrypt_blocks_aesni::<CFB, 7>(k, rounds, &mut last, p),
         }
-        for i in 0..8 {
-            let kf = _mm_xor_si128(k[rounds], fold[i]);
-            let out = if CFB {
-                _mm_aesenclast_si128(x[i], kf)
-            } else {
-                _mm_aesdeclast_si128(x[i], kf)
-            };
-            _mm_storeu_si128(p.add(16 * i).cast(), out);
-        }
-        last = c[7];
     }
     _mm_storeu_si128(prev.as_mut_ptr().cast(), last);
-    let tail = groups.into_remainder();
-    if CFB {
-        crate::cipher::cfb_decrypt_by_slabs(aes, prev, tail);
-    } else {
-        crate::cipher::cbc_decrypt_by_slabs(aes, prev, tail);
+    let blocks_end = tail.len() / 16 * 16;
+    let partial = &mut tail[blocks_end..];
+    if CFB && !partial.is_empty() {
+        crate::cipher::cfb_decrypt_by_slabs(aes, prev, partial);
     }
+}
+
+/// Decrypts the R blocks at `p` in place; `last` is the ciphertext block before them, and
+/// the last of them afterwards.
+#[target_feature(enable = "aes,sse2")]
+#[inline]
+unsafe fn decrypt_blocks_aesni<const CFB: bool, const R: usize>(
+    k: &[__m128i; 15],
+    rounds: usize,
+    last: &mut __m128i,
+    p: *mut u8,
+) {
+    // SAFETY: the caller hands R blocks at `p`.
+    let c: [__m128i; R] =
+        core::array::from_fn(|i| unsafe { _mm_loadu_si128(p.add(16 * i).cast()) });
+    let behind: [__m128i; R] = core::array::from_fn(|i| if i == 0 { *last } else { c[i - 1] });
+    let (input, fold) = if CFB { (behind, c) } else { (c, behind) };
+    let mut x: [__m128i; R] = input.map(|v| _mm_xor_si128(v, k[0]));
+    for kr in &k[1..rounds] {
+        x = x.map(|v| {
+            if CFB {
+                _mm_aesenc_si128(v, *kr)
+            } else {
+                _mm_aesdec_si128(v, *kr)
+            }
+        });
+    }
+    for i in 0..R {
+        let kf = _mm_xor_si128(k[rounds], fold[i]);
+        let out = if CFB {
+            _mm_aesenclast_si128(x[i], kf)
+        } else {
+            _mm_aesdeclast_si128(x[i], kf)
+        };
+        // SAFETY: as above.
+        unsafe { _mm_storeu_si128(p.add(16 * i).cast(), out) };
+    }
+    *last = c[R - 1];
 }
 
 /// CBC or full-block CFB decryption of N interleaved streams on VAES-512 (`data` whole
