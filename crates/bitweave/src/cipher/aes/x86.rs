@@ -1054,30 +1054,8 @@ unsafe fn stream_decrypt_vaes256<const CFB: bool>(aes: &AesX86, prev: &mut [u8],
     let mut before = _mm256_extracti128_si256::<1>(last);
     let whole = tail.len() / 32 * 32;
     if tail.len() - whole >= 16 {
-        // An odd last block, on one lane of the keys.
-        let b = p.add(whole);
-        let c = _mm_loadu_si128(b.cast());
-        let k0 = _mm256_castsi256_si128(k[0]);
-        let mut x = _mm_xor_si128(if CFB { before } else { c }, k0);
-        for kr in &k[1..rounds] {
-            let kr = _mm256_castsi256_si128(*kr);
-            x = if CFB {
-                _mm_aesenc_si128(x, kr)
-            } else {
-                _mm_aesdec_si128(x, kr)
-            };
-        }
-        let kf = _mm_xor_si128(
-            _mm256_castsi256_si128(k[rounds]),
-            if CFB { c } else { before },
-        );
-        let out = if CFB {
-            _mm_aesenclast_si128(x, kf)
-        } else {
-            _mm_aesdeclast_si128(x, kf)
-        };
-        _mm_storeu_si128(b.cast(), out);
-        before = c;
+        // An odd last block, on the 128-bit instructions.
+        decrypt_blocks_aesni::<CFB, 1>(keys.v128(), rounds, &mut before, p.add(whole));
     }
     _mm_storeu_si128(prev.as_mut_ptr().cast(), before);
     // CFB's partial last block.
