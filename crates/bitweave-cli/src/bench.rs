@@ -228,7 +228,9 @@ pub fn run(args: BenchArgs) -> Result<()> {
             _ => vec![PiBackend::best()],
         };
         for backend in backends {
-            for messages in [1, backend.lanes(v.word_bits())] {
+            let mut counts = vec![1, backend.lanes(v.word_bits())];
+            counts.dedup();
+            for messages in counts {
                 for &dir in &directions {
                     let row = measure_aead(v, backend, dir, messages, &args, budget, tsc_hz)?;
                     if !args.json {

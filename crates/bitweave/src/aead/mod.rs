@@ -5,9 +5,10 @@
 //! each one rate long (16/32/64 bytes). π runs 3 rounds, as the designers' reference (`ref2`)
 //! and their published KATs do; SUPERCOP's v2 `ref` directory computes a different function.
 //!
-//! Backends: `ref` (the plain reference, [`pi::reference`]), `portable` (the word-sliced lane
-//! engine, auto-vectorised for the build's baseline), `avx2` and `avx512` (the same engine
-//! compiled for those features, chosen at run time). Every backend computes the same bytes;
+//! Backends: `ref` (the plain reference, [`pi::reference`]), `portable` (the scalar π one
+//! state at a time, with the lane engine's savings), `avx2` and `avx512` (the word-sliced
+//! lane engine compiled for those features plus the whole-step kernel, chosen at run
+//! time). Every backend computes the same bytes;
 //! the tests hold each fast path to the reference.
 //!
 //! ```
@@ -204,7 +205,7 @@ impl PiBackend {
     pub fn lanes(self, word_bits: usize) -> usize {
         match (self, word_bits) {
             (PiBackend::Reference, _) => 1,
-            (PiBackend::Portable, w) => 128 / w,
+            (PiBackend::Portable, _) => 1,
             (PiBackend::Avx2, w) => 256 / w,
             (PiBackend::Avx512, 16) => 64,
             (PiBackend::Avx512, _) => 16,
@@ -545,9 +546,9 @@ fn dispatch_ref_dec(
 /// Runs the lane engine with the backend's kernels for the variant's word size.
 fn run_fast(v: PiVariant, b: PiBackend, decrypt: bool, jobs: &[Job<'_>], outs: &mut [Out<'_>]) {
     match v.word_bits() {
-        16 => run_word::<u16, 8, 16, 64>(b, blocks_for(b), decrypt, jobs, outs),
-        32 => run_word::<u32, 4, 8, 16>(b, blocks_for(b), decrypt, jobs, outs),
-        _ => run_word::<u64, 2, 4, 16>(b, blocks_for(b), decrypt, jobs, outs),
+        16 => run_word::<u16, 16, 64>(b, blocks_for(b), decrypt, jobs, outs),
+        32 => run_word::<u32, 8, 16>(b, blocks_for(b), decrypt, jobs, outs),
+        _ => run_word::<u64, 4, 16>(b, blocks_for(b), decrypt, jobs, outs),
     }
 }
 
@@ -567,13 +568,13 @@ fn blocks_for<W: Word>(_: PiBackend) -> Option<(Blocks<W>, usize)> {
     None
 }
 
-/// Lanes per kernel call: `LP` portable (one 128-bit register), `L2` AVX2 (one 256-bit
-/// register), `L5` AVX-512. The AVX-512 widths were measured (kernel alone, this machine):
+/// Lanes per kernel call: `L2` AVX2 (one 256-bit register), `L5` AVX-512; the portable
+/// backend runs one state at a time (see [`steps_portable`]). The AVX-512 widths were measured (kernel alone, this machine):
 /// two registers per word for 64-bit words and four for 16-bit words hide the latency of
 /// π's serial `*` chain better than one. `blocks` (the whole-step kernel of the AVX2 and
 /// AVX-512 backends) has no use off x86-64.
 #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
-fn run_word<W: Word, const LP: usize, const L2: usize, const L5: usize>(
+fn run_word<W: Word, const L2: usize, const L5: usize>(
     b: PiBackend,
     blocks: Option<(Blocks<W>, usize)>,
     decrypt: bool,
@@ -590,7 +591,8 @@ fn run_word<W: Word, const LP: usize, const L2: usize, const L5: usize>(
         PiBackend::Avx2 => {
             engine::run::<W, L2>(pi::x86::pi_avx2::<W, L2>, blocks, decrypt, jobs, outs)
         }
-        _ => engine::run::<W, LP>(pi_portable::<W, LP>, None, decrypt, jobs, outs),
+        // One lane: below the wide threshold, so every π is the scalar `pi_single`.
+        _ => engine::run::<W, 1>(pi_portable::<W, 1>, None, decrypt, jobs, outs),
     }
 }
 
@@ -633,12 +635,14 @@ fn steps_ref<W: Word>(m: u8, c: &[W; 16], ctr: u64, d: &[u8], o: &mut [u8], t: &
     )
 }
 
+/// The portable bulk path: the scalar π block by block. The word-sliced lane kernel,
+/// compiled for the baseline (SSE2 on x86-64), came out as scalar code with most words
+/// spilled: measured on AMD Zen 3 (2026-11-26, 16 KiB, one message) 13.4 / 31 / 86 c/B for
+/// π64 / π32 / π16 against 8.0 / 16.8 / 35 for the scalar π; two states interleaved as
+/// scalars (more ILP, more spills) measured no better. On ARM64 (31 registers, native
+/// rotates) the scalar π fits the register file better still.
 fn steps_portable<W: Word>(m: u8, c: &[W; 16], ctr: u64, d: &[u8], o: &mut [u8], t: &mut [W; 8]) {
-    match lanes_of::<W>(128) {
-        8 => lanes_steps::<W, 8>(pi::lanes::pi_portable::<W, 8>, None, m, c, ctr, d, o, t),
-        4 => lanes_steps::<W, 4>(pi::lanes::pi_portable::<W, 4>, None, m, c, ctr, d, o, t),
-        _ => lanes_steps::<W, 2>(pi::lanes::pi_portable::<W, 2>, None, m, c, ctr, d, o, t),
-    }
+    lanes_steps::<W, 1>(pi::lanes::pi_portable::<W, 1>, None, m, c, ctr, d, o, t)
 }
 
 #[cfg(target_arch = "x86_64")]

@@ -1,7 +1,9 @@
 //! π on many states at once, word-sliced: `s[i][l]` is word `i` of lane `l`, so every ARX
-//! operation becomes one operation on a vector of lanes. The code is portable: the lane loop
-//! has no cross-lane dependencies and LLVM vectorises it for whatever target features the
-//! caller is compiled with (SSE2 by default; AVX2/AVX-512 through the wrappers in `x86`).
+//! operation becomes one operation on a vector of lanes. The lane loop has no cross-lane
+//! dependencies and LLVM vectorises it for the target features of the wrappers in `x86`
+//! (AVX2, AVX-512). For the baseline build (SSE2) it does not: the result was scalar code
+//! with most words spilled, slower than [`pi_single`] — so the portable backend uses
+//! `pi_single`, the same π on one state of scalar words.
 //!
 //! Savings over the reference, all exact: the first `*` of E1 has the constant C as left
 //! operand and the first `*` of E2 the constant C' as right operand, so μ(C) and ν(C') are
