@@ -238,10 +238,12 @@ fn run_pi(var: PiVariant, backend: &str, rng: &mut StdRng) -> Result<(), String>
     let r = var.rate();
     let npub = secret(rng, var.npub_len())?;
     let nsec = secret(rng, var.nsec_len())?;
-    // 16 full blocks and a tail: enough for one batch of the AVX2 whole-step kernel at
-    // every word size (16 blocks for π16), then the lane kernel and the scalar tail.
-    let ad = secret(rng, 16 * r + 3)?;
-    let msg = secret(rng, 16 * r + 5)?;
+    // 19 full blocks and a tail: one or more batches of the AVX2 whole-step kernel at
+    // every word size (16 blocks for π16), then 4 lanes (3 full blocks and the padded
+    // tail) — enough for the lane kernel at every word size (it takes 2 or more, 4 or
+    // more for π16).
+    let ad = secret(rng, 19 * r + 3)?;
+    let msg = secret(rng, 19 * r + 5)?;
     let c = pi.encrypt(&npub, &nsec, &ad, &msg).map_err(lib)?;
     tainted("pi", &c)?;
 

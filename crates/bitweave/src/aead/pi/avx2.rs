@@ -8,8 +8,10 @@
 use core::arch::x86_64::*;
 
 use super::engine::{ABSORB, DECRYPT, ENCRYPT};
+use super::lanes::Soa;
 use super::layout::STATE_WORDS;
-use super::wide::{blocks, Isa, Kernel, Offsets};
+use super::wide::{blocks, pi_states, Isa, Kernel, Offsets};
+use super::word::Word;
 
 type Y = __m256i;
 type Chunk = [Y; 4];
@@ -325,3 +327,38 @@ impl Kernel<u16> for Avx2 {
 }
 
 super::wide::entry!(Avx2, "avx2");
+
+/// π on the `L` states of `s` (word-sliced: one ymm per state word), `L` being the lanes
+/// of one register for `W`.
+///
+/// # Safety
+/// The CPU has AVX2.
+#[target_feature(enable = "avx2")]
+unsafe fn pi_rows_compiled<W: Word, const L: usize>(s: &mut Soa<W, L>)
+where
+    Avx2: Kernel<W>,
+{
+    // SAFETY: each row is L words = 32 bytes (asserted by the caller), read and written
+    // whole; AVX2 is the caller's contract.
+    unsafe {
+        let x = core::array::from_fn(|i| Avx2::load(s[i].as_ptr().cast()));
+        let y = pi_states::<Avx2, W>(x);
+        for (row, v) in s.iter_mut().zip(y) {
+            Avx2::store(row.as_mut_ptr().cast(), v);
+        }
+    }
+}
+
+/// The AVX2 lane kernel: π on `L` word-sliced states, one ymm register per state word
+/// (`L` = 4, 8, 16 for π64, π32, π16). Panics if the CPU lacks AVX2 or `L` is not one
+/// register's lanes.
+pub fn pi_rows<W: Word, const L: usize>(s: &mut Soa<W, L>)
+where
+    Avx2: Kernel<W>,
+{
+    assert!(available(), "Avx2 kernel called on a CPU without avx2");
+    assert_eq!(L * W::BYTES, Avx2::BYTES, "one ymm register per state word");
+    // SAFETY: available() (cpu::has(Avx2), never more than the CPU has) just returned
+    // true; the row size was checked above.
+    unsafe { pi_rows_compiled(s) }
+}

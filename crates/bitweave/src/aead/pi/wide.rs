@@ -257,6 +257,43 @@ unsafe fn pi<I: Kernel<W>, W: Word>(k: &Keys<W>, mut nx: [[I::V; 4]; 4]) -> PiOu
     }
 }
 
+/// π on whole states, one register per state word (word `i` of every lane's state in
+/// `x[i]`): the lane kernel, for what the whole-step kernel does not take — a message's
+/// last few blocks, and the serial steps (initial π, AD fold, SMN) of many messages at
+/// once. The same μ, ν and σ as [`pi`] and the same ν reuse across rounds; the round
+/// constants μ(C_r), ν(C'_r) are plain (the offsets of [`Keys`] assume a block step's
+/// operands).
+///
+/// # Safety
+/// The ISA's target features (see [`Isa`]).
+#[inline(always)]
+pub unsafe fn pi_states<I: Kernel<W>, W: Word>(x: [I::V; STATE_WORDS]) -> [I::V; STATE_WORDS] {
+    let chunk = |c: usize| [x[4 * c], x[4 * c + 1], x[4 * c + 2], x[4 * c + 3]];
+    let mut nx: [[I::V; 4]; 4] = core::array::from_fn(|c| nu::<I, W, true>(chunk(c)));
+    let mut r = 0;
+    loop {
+        let rc = |o: usize| -> [W; 4] { core::array::from_fn(|i| W::RC[8 * r + o + i]) };
+        let muc = mu_words(rc(0)).map(|w| I::splat(w));
+        let nuc = nu_words(rc(4)).map(|w| I::splat(w));
+        let m0 = mu::<I, W, true>(sigma::<I, W>(muc, nx[0]));
+        let m1 = mu::<I, W, true>(sigma::<I, W>(m0, nx[1]));
+        let m2 = mu::<I, W, true>(sigma::<I, W>(m1, nx[2]));
+        let i3 = sigma::<I, W>(mu::<I, W, true>(sigma::<I, W>(m2, nx[3])), nuc);
+        let n3 = nu::<I, W, true>(i3);
+        let i2 = sigma::<I, W>(m2, n3);
+        let n2 = nu::<I, W, true>(i2);
+        let i1 = sigma::<I, W>(m1, n2);
+        let n1 = nu::<I, W, true>(i1);
+        let i0 = sigma::<I, W>(m0, n1);
+        r += 1;
+        if r == 3 {
+            let out = [i0, i1, i2, i3];
+            return core::array::from_fn(|i| out[i / 4][i % 4]);
+        }
+        nx = [nu::<I, W, true>(i0), n1, n2, n3];
+    }
+}
+
 /// ν of chunk `c` of a scalar state, as words.
 fn nu_chunk<W: Word>(s: &[W; STATE_WORDS], c: usize) -> [W; 4] {
     nu_words([s[4 * c], s[4 * c + 1], s[4 * c + 2], s[4 * c + 3]])

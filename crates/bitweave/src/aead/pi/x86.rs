@@ -1,8 +1,11 @@
-//! The lane kernel compiled for AVX2 and AVX-512. The arithmetic is the portable
-//! [`pi_lanes`] (word-sliced π, one vector register per state word): inlined into a
-//! `#[target_feature]` function, LLVM vectorises its lane loop with 256- or 512-bit
-//! registers and native rotates (`vprold`/`vprolq`, and `vpshldw` for 16-bit words with
-//! AVX512-VBMI2). This is the only module of the π-Cipher code with `unsafe`.
+//! The lane kernels of the AVX2 and AVX-512 backends, behind their CPU checks.
+//!
+//! AVX2 runs [`super::wide::pi_states`] on ymm registers (`avx2::pi_rows`). AVX-512 runs
+//! the portable [`pi_lanes`] (word-sliced π) inlined into a `#[target_feature]` function,
+//! for LLVM to vectorise with zmm registers and native rotates. That route failed for
+//! AVX2: measured on AMD Zen 3 (2026-11-26) LLVM emitted scalar code with most words
+//! spilled (~2,300 `mov`s, no vector arithmetic), slower than eight scalar π; whether it
+//! vectorises for AVX-512 was not checked on an AVX-512 machine.
 #![allow(unsafe_code)]
 
 use super::lanes::{pi_lanes, Soa};
@@ -30,13 +33,6 @@ pub const AVX512: &[Feature] = &[
 
 /// # Safety
 /// The CPU must support AVX2 (see [`has_avx2`]).
-#[target_feature(enable = "avx2")]
-unsafe fn pi_avx2_inner<W: Word, const L: usize>(s: &mut Soa<W, L>) {
-    pi_lanes(s)
-}
-
-/// # Safety
-/// The CPU must support AVX-512 F/BW/VL/VBMI2 (see [`has_avx512`]).
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi2")]
 unsafe fn pi_avx512_inner<W: Word, const L: usize>(s: &mut Soa<W, L>) {
     pi_lanes(s)
@@ -45,13 +41,27 @@ unsafe fn pi_avx512_inner<W: Word, const L: usize>(s: &mut Soa<W, L>) {
 /// π on `L` lanes with AVX2. Panics if the CPU lacks AVX2 (the backend selection never
 /// hands this kernel out in that case).
 pub fn pi_avx2<W: Word, const L: usize>(s: &mut Soa<W, L>) {
-    assert!(has_avx2(), "AVX2 kernel called on a CPU without AVX2");
-    // SAFETY: `has_avx2()` (cpu::has(Avx2), which never reports a feature the CPU lacks) just returned
-    // true, which is the only requirement of `pi_avx2_inner`.
-    unsafe { pi_avx2_inner(s) }
+    // The word type picks the instance (the kernel's register lanes depend on it).
+    if let Some(s) = same::<W, u64, L, 4>(s) {
+        super::avx2::pi_rows(s)
+    } else if let Some(s) = same::<W, u32, L, 8>(s) {
+        super::avx2::pi_rows(s)
+    } else if let Some(s) = same::<W, u16, L, 16>(s) {
+        super::avx2::pi_rows(s)
+    } else {
+        unreachable!("the AVX2 lane kernel takes one ymm register per state word")
+    }
 }
 
-/// π on `L` lanes with AVX-512. Panics if the CPU lacks the features.
+/// `s` as `Soa<T, M>` when that is its type.
+fn same<W: Word, T: Word, const L: usize, const M: usize>(
+    s: &mut Soa<W, L>,
+) -> Option<&mut Soa<T, M>> {
+    let same = core::any::TypeId::of::<W>() == core::any::TypeId::of::<T>() && L == M;
+    // SAFETY: W is T and L is M, so the two types are one type.
+    same.then(|| unsafe { &mut *(s as *mut Soa<W, L>).cast::<Soa<T, M>>() })
+}
+
 pub fn pi_avx512<W: Word, const L: usize>(s: &mut Soa<W, L>) {
     assert!(
         has_avx512(),
