@@ -615,7 +615,8 @@ fn stream_fns<W: Word>(b: PiBackend) -> (fn(&mut [W; 16]), pi::stream::Steps<W>)
     }
 }
 
-/// Lanes of the portable and AVX2 lane kernels: one 128- or 256-bit register per word.
+/// Lanes of the AVX2 and AVX-512 lane kernels: one 256- or 512-bit register per word.
+#[cfg(target_arch = "x86_64")]
 const fn lanes_of<W: Word>(bits: usize) -> usize {
     bits / (8 * W::BYTES)
 }
