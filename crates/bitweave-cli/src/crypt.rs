@@ -8,6 +8,7 @@ use bitweave::{salted, Cipher, Crypter, Direction, Suite};
 use clap::Args;
 use zeroize::Zeroizing;
 
+use crate::base64;
 use crate::input;
 use crate::output::{reason, Output};
 use crate::password;
@@ -68,6 +69,14 @@ pub struct CryptArgs {
     /// Print the salt, key and IV and do nothing else (openssl -P).
     #[arg(short = 'P', long = "print-key-only")]
     print_key_only: bool,
+    /// Base64 (openssl -a / -base64): encryption writes 64-character lines, decryption
+    /// reads base64 text (any line layout).
+    #[arg(short = 'a', long = "base64")]
+    pub base64: bool,
+    /// With -a: the base64 text on one line, without newlines (openssl -A); ignored
+    /// without -a, as by openssl.
+    #[arg(short = 'A', long = "base64-one-line")]
+    pub base64_one_line: bool,
     /// No PKCS#7 padding (ECB/CBC input must then be whole blocks).
     #[arg(long)]
     nopad: bool,
@@ -121,6 +130,12 @@ pub fn run(args: CryptArgs, direction: Direction, quiet: bool) -> Result<()> {
         None => None,
     };
     let mut input = input::open(args.input.as_deref())?;
+    if args.base64 && direction == Direction::Decrypt {
+        let text = std::mem::replace(&mut input.reader, Box::new(std::io::empty()));
+        input.reader = Box::new(base64::Decoder::new(text));
+        // The progress bar counts decoded bytes: the text's size would overshoot.
+        input.size = None;
+    }
     // With a password, the salt comes from the input's header when decrypting, so the
     // input is opened before the key exists.
     let (key, iv, salt, header) = match &args.pass {
@@ -151,8 +166,13 @@ pub fn run(args: CryptArgs, direction: Direction, quiet: bool) -> Result<()> {
     let crypter = params.crypter(&cipher, direction, &iv)?;
 
     let mut out = Output::open(args.output.as_deref())?;
+    let mut encoder = (args.base64 && direction == Direction::Encrypt)
+        .then(|| base64::Encoder::new(!args.base64_one_line));
     if let Some(h) = header {
-        out.write(&h)?;
+        match encoder.as_mut() {
+            Some(e) => out.write(&e.encode(&h))?,
+            None => out.write(&h)?,
+        }
     }
     // Sized to the input file when there is one (a pipe shows bytes and rate only).
     let total = input.size;
@@ -161,7 +181,14 @@ pub fn run(args: CryptArgs, direction: Direction, quiet: bool) -> Result<()> {
         Direction::Decrypt => "dec",
     };
     let progress = Progress::new(total, label, quiet);
-    let result = stream(crypter, &mut input.reader, &input.name, &mut out, progress);
+    let result = stream(
+        crypter,
+        &mut input.reader,
+        &input.name,
+        &mut out,
+        encoder,
+        progress,
+    );
     if let (Err(e), Some(_)) = (&result, &args.pass) {
         if matches!(
             e.downcast_ref::<bitweave::Error>(),
@@ -256,12 +283,14 @@ fn print_key(salt: Option<&[u8; 8]>, key: &[u8], iv: &[u8]) {
 /// Runs `input` through `crypter` into `out`, reading, encrypting and writing at once
 /// ([`pipeline`]). Every piece but the last is transformed in place; the last goes through
 /// `update` and `finish` (padding). On an error (unreadable input, full disk, bad padding)
-/// it returns before `out` is committed, so a file output never appears.
+/// it returns before `out` is committed, so a file output never appears. With `encoder`
+/// the output is written as base64 text.
 fn stream(
     crypter: Crypter,
     input: &mut (dyn Read + Send),
     in_name: &str,
     out: &mut Output,
+    mut encoder: Option<base64::Encoder>,
     mut progress: Progress,
 ) -> Result<()> {
     // Whole units per piece, so in-place work always applies before the end.
@@ -284,8 +313,14 @@ fn stream(
         piece.replace(result);
         Ok(())
     };
-    let mut write = |data: &[u8]| out.write(data);
+    let mut write = |data: &[u8]| match encoder.as_mut() {
+        Some(e) => out.write(&e.encode(data)),
+        None => out.write(data),
+    };
     pipeline::run(input, in_name, piece_len, &mut transform, &mut write)?;
+    if let Some(e) = encoder {
+        out.write(&e.finish())?;
+    }
     progress.finish();
     Ok(())
 }
@@ -315,6 +350,7 @@ mod tests {
                 &mut input,
                 "'in.bin'",
                 &mut out,
+                None,
                 Progress::new(None, "enc", true),
             )
             .unwrap_err();

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod aead;
+mod base64;
 mod bench;
 mod crypt;
 mod gcrypt_peer;

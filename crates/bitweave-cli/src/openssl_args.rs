@@ -18,7 +18,10 @@ const WITH_VALUE: [(&str, &str); 8] = [
     ("-S", "-S"),
 ];
 /// Flags: openssl's name and ours.
-const FLAGS: [(&str, &str); 5] = [
+const FLAGS: [(&str, &str); 8] = [
+    ("-a", "-a"),
+    ("-base64", "-a"),
+    ("-A", "-A"),
     ("-pbkdf2", "--pbkdf2"),
     ("-nosalt", "--nosalt"),
     ("-nopad", "--nopad"),
@@ -31,8 +34,7 @@ const IGNORED_FLAGS: [&str; 1] = ["-salt"];
 const IGNORED_WITH_VALUE: [&str; 3] = ["-provider", "-bufsize", "-provider-path"];
 
 /// Rewrites `bitweave enc|dec ARGS` from openssl's spelling; other commands pass through.
-/// An option openssl's `enc` has but bitweave does not yet (`-a`, base64) or one neither
-/// has is an error in openssl's one-line style.
+/// An option neither has is an error in openssl's one-line style.
 pub fn translate(args: Vec<OsString>) -> Result<Vec<OsString>, String> {
     let Some(cmd) = args.get(1).and_then(|a| a.to_str()) else {
         return Ok(args);
@@ -77,8 +79,6 @@ pub fn translate(args: Vec<OsString>) -> Result<Vec<OsString>, String> {
         } else if IGNORED_FLAGS.contains(&a.as_str()) {
         } else if IGNORED_WITH_VALUE.contains(&a.as_str()) {
             value()?;
-        } else if ["-a", "-base64", "-A"].contains(&a.as_str()) {
-            return Err(format!("enc: {a} (base64) is not supported yet"));
         } else if a.len() > 2 && a[1..].parse::<bitweave::Suite>().is_ok() {
             out.push("--cipher".into());
             out.push(a[1..].into());
@@ -132,7 +132,13 @@ mod tests {
     }
 
     #[test]
-    fn unknown_and_unsupported_options_are_one_line_errors() {
+    fn base64_flags_translate() {
+        assert_eq!(t("bw enc -base64 -A -in x").unwrap(), "bw enc -a -A --in x");
+        assert_eq!(t("bw enc -d -a").unwrap(), "bw dec -a");
+    }
+
+    #[test]
+    fn unknown_options_are_one_line_errors() {
         assert_eq!(
             t("bw enc -aes-256-gcm -in x").unwrap_err(),
             "enc: Unknown option or cipher: -aes-256-gcm"
@@ -141,7 +147,6 @@ mod tests {
             t("bw enc -bogus").unwrap_err(),
             "enc: Unknown option or cipher: -bogus"
         );
-        assert!(t("bw enc -a").unwrap_err().contains("base64"));
         assert_eq!(
             t("bw enc -in").unwrap_err(),
             "enc: Option -in needs a value"

@@ -299,3 +299,76 @@ fn openssl_argument_spelling_works_as_is() {
         &bad,
     );
 }
+
+/// `-a` / `-a -A`: the base64 text is openssl's byte for byte (with a raw key and with a
+/// password, where openssl's own salt is fixed with -S), each side reads the other's, and
+/// text that is not base64 is one error line and no output file.
+#[test]
+fn base64_output_and_input_match_openssl() {
+    let dir = tempfile::tempdir().unwrap();
+    let (theirs, ours, back) = (
+        dir.path().join("theirs"),
+        dir.path().join("ours"),
+        dir.path().join("back"),
+    );
+    let key = [
+        "-K",
+        "000102030405060708090a0b0c0d0e0f",
+        "-iv",
+        "0f0e0d0c0b0a09080706050403020100",
+    ];
+    let salted = ["-pbkdf2", "-pass", "pass:pw", "-S", "0102030405060708"];
+    let mut ran = 0;
+    for len in [0usize, 1, 31, 47, 48, 49, 5000, 70_001] {
+        let plain = dir.path().join(format!("plain{len}"));
+        let data: Vec<u8> = (0..len as u32).map(|i| (i * 11 + i / 97) as u8).collect();
+        std::fs::write(&plain, &data).unwrap();
+        for (cipher, kdf) in [("-aes-128-cbc", &key[..]), ("-aes-256-ctr", &salted[..])] {
+            for layout in [&["-a"][..], &["-base64", "-A"][..]] {
+                let args: Vec<&str> = [&[cipher][..], kdf, layout].concat();
+                openssl(&args, &plain, &theirs);
+                let enc: Vec<&str> = [&["enc"][..], &args].concat();
+                let out = run_with_files(&enc, &plain, &ours);
+                assert!(
+                    out.status.success(),
+                    "{enc:?}: {}",
+                    String::from_utf8_lossy(&out.stderr)
+                );
+                assert_eq!(
+                    std::fs::read(&ours).unwrap(),
+                    std::fs::read(&theirs).unwrap(),
+                    "{enc:?} on {len} bytes: not openssl's text"
+                );
+                let dec: Vec<&str> = [&["enc", "-d"][..], &args].concat();
+                let out = run_with_files(&dec, &theirs, &back);
+                assert!(
+                    out.status.success(),
+                    "{dec:?}: {}",
+                    String::from_utf8_lossy(&out.stderr)
+                );
+                assert_eq!(
+                    std::fs::read(&back).unwrap(),
+                    data,
+                    "{dec:?} on {len} bytes"
+                );
+                ran += 1;
+            }
+        }
+    }
+    assert_eq!(ran, 32);
+    let bad = dir.path().join("bad");
+    std::fs::write(&bad, b"U2FsdGVk*X19\n").unwrap();
+    let out_path = dir.path().join("out");
+    let args = [
+        "dec",
+        "-c",
+        "aes-256-cbc",
+        "--pbkdf2",
+        "--pass",
+        "pass:pw",
+        "-a",
+    ];
+    let out = run_with_files(&args, &bad, &out_path);
+    check_failure(&out, "not base64 text", &args);
+    assert!(!out_path.exists(), "{args:?} left an output file");
+}
