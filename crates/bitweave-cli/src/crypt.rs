@@ -20,13 +20,9 @@ pub struct CryptArgs {
     /// Cipher and mode, OpenSSL spelling (aes-128-cbc, des-ede3, seed-ofb, ...).
     #[arg(short = 'c', long = "cipher")]
     cipher: String,
-    /// Key as hex (exactly the cipher's key length); or derive key and IV with --pass.
-    #[arg(
-        short = 'K',
-        long = "key",
-        value_name = "HEXKEY",
-        required_unless_present = "pass"
-    )]
+    /// Key as hex (exactly the cipher's key length); or derive key and IV from a password
+    /// (--pass, or asked on the terminal when neither is given, as openssl does).
+    #[arg(short = 'K', long = "key", value_name = "HEXKEY")]
     key: Option<String>,
     /// IV as hex: one block, or N blocks with --interleave N (not used by ECB). With
     /// --pass it replaces the derived IV.
@@ -38,16 +34,16 @@ pub struct CryptArgs {
     #[arg(long, value_name = "SOURCE", conflicts_with = "key")]
     pass: Option<String>,
     /// Derive with PBKDF2-HMAC (openssl -pbkdf2) instead of the legacy EVP_BytesToKey.
-    #[arg(long, requires = "pass")]
+    #[arg(long, conflicts_with = "key")]
     pbkdf2: bool,
     /// PBKDF2 iterations (implies --pbkdf2) [openssl's default: 10000].
-    #[arg(long, value_name = "N", requires = "pass")]
+    #[arg(long, value_name = "N", conflicts_with = "key")]
     iter: Option<u32>,
     /// Digest of the derivation: md5, sha1, sha256 (default, as OpenSSL 3), sha512.
     #[arg(
         long,
         value_name = "DIGEST",
-        requires = "pass",
+        conflicts_with = "key",
         default_value = "sha256"
     )]
     md: String,
@@ -57,11 +53,11 @@ pub struct CryptArgs {
         short = 'S',
         long = "salt-hex",
         value_name = "HEXSALT",
-        requires = "pass"
+        conflicts_with = "key"
     )]
     salt: Option<String>,
     /// No salt and no "Salted__" header (openssl -nosalt; weakens the password).
-    #[arg(long, requires = "pass", conflicts_with = "salt")]
+    #[arg(long, conflicts_with_all = ["key", "salt"])]
     nosalt: bool,
     /// Print the salt, key and IV (openssl -p); -P prints them and stops.
     #[arg(short = 'p', long = "print-key")]
@@ -138,17 +134,18 @@ pub fn run(args: CryptArgs, direction: Direction, quiet: bool) -> Result<()> {
     }
     // With a password, the salt comes from the input's header when decrypting, so the
     // input is opened before the key exists.
-    let (key, iv, salt, header) = match &args.pass {
-        None => {
-            let key = parse_hex("key (-K)", args.key.as_deref().unwrap_or_default())?;
+    let (key, iv, salt, header) = match &args.key {
+        Some(hex) => {
+            let key = parse_hex("key (-K)", hex)?;
             (key, explicit_iv.unwrap_or_default(), None, None)
         }
-        Some(source) => {
+        None => {
             if args.interleave > 1 {
                 bail!(
-                    "--pass makes openssl's format, which has no interleaving: drop --interleave"
+                    "a password makes openssl's format, which has no interleaving: drop --interleave or give -K"
                 );
             }
+            let source = args.pass.as_deref();
             let (derived, salt) = password_key(&args, source, suite, direction, &mut input)?;
             let iv = explicit_iv.unwrap_or(derived.iv);
             let fresh_salt = direction == Direction::Encrypt && args.salt.is_none();
@@ -201,16 +198,30 @@ pub fn run(args: CryptArgs, direction: Direction, quiet: bool) -> Result<()> {
     out.commit()
 }
 
-/// Key and IV from the password: the salt is fresh (or `-S`) when encrypting and read
-/// from the input's `Salted__` header when decrypting; none with `--nosalt`.
+/// Key and IV from the password (from `source`, or asked on the terminal as openssl
+/// does): the salt is fresh (or `-S`) when encrypting and read from the input's
+/// `Salted__` header when decrypting; none with `--nosalt`.
 fn password_key(
     args: &CryptArgs,
-    source: &str,
+    source: Option<&str>,
     suite: Suite,
     direction: Direction,
     input: &mut input::Input,
 ) -> Result<(salted::Derived, Option<[u8; 8]>)> {
     let md: salted::Md = args.md.parse()?;
+    // Asked first, as openssl does: nothing is printed before the password is known.
+    let password = match source {
+        Some(s) => password::from_source(s)?,
+        None => {
+            let what = match direction {
+                Direction::Encrypt => "encryption",
+                Direction::Decrypt => "decryption",
+            };
+            let what = format!("{} {what} password", suite.to_string().to_uppercase());
+            let confirm = direction == Direction::Encrypt;
+            password::prompt(&what, confirm, "give -K HEXKEY or --pass SOURCE")?
+        }
+    };
     let kdf = if args.pbkdf2 || args.iter.is_some() {
         salted::Kdf::Pbkdf2 {
             md,
@@ -239,7 +250,6 @@ fn password_key(
         }
         (false, Direction::Encrypt, None) => Some(salted::random_salt()?),
     };
-    let password = password::from_source(source)?;
     let iv_len = if suite.mode.takes_iv() {
         suite.cipher.block_size()
     } else {

@@ -372,3 +372,30 @@ fn base64_output_and_input_match_openssl() {
     check_failure(&out, "not base64 text", &args);
     assert!(!out_path.exists(), "{args:?} left an output file");
 }
+
+/// Neither `-K` nor `--pass`: openssl asks for a password on the terminal, and so does
+/// bitweave; without a terminal (a new session, as `setsid` makes it) that is one error
+/// line naming the alternatives, and no output file.
+#[test]
+fn without_key_or_password_asks_the_terminal_or_says_what_to_give() {
+    let dir = tempfile::tempdir().unwrap();
+    let plain = dir.path().join("plain");
+    std::fs::write(&plain, b"data").unwrap();
+    let out_path = dir.path().join("out");
+    let args = ["enc", "-c", "aes-256-cbc", "--pbkdf2"];
+    let out = Command::new("setsid")
+        .arg(env!("CARGO_BIN_EXE_bitweave"))
+        .args(args)
+        .arg("-i")
+        .arg(&plain)
+        .arg("-o")
+        .arg(&out_path)
+        .output()
+        .expect("setsid (util-linux) runs the command without a terminal");
+    check_failure(
+        &out,
+        "no terminal to ask on; give -K HEXKEY or --pass SOURCE",
+        &args,
+    );
+    assert!(!out_path.exists(), "{args:?} left an output file");
+}
