@@ -11,7 +11,6 @@ use super::engine::{ABSORB, DECRYPT, ENCRYPT};
 use super::lanes::Soa;
 use super::layout::STATE_WORDS;
 use super::wide::{blocks, pi_states, Isa, Kernel, Offsets};
-use super::word::Word;
 
 type Y = __m256i;
 type Chunk = [Y; 4];
@@ -334,7 +333,7 @@ super::wide::entry!(Avx2, "avx2");
 /// # Safety
 /// The CPU has AVX2.
 #[target_feature(enable = "avx2")]
-unsafe fn pi_rows_compiled<W: Word, const L: usize>(s: &mut Soa<W, L>)
+unsafe fn pi_rows_compiled<W: Offsets, const L: usize>(s: &mut Soa<W, L>)
 where
     Avx2: Kernel<W>,
 {
@@ -352,7 +351,7 @@ where
 /// The AVX2 lane kernel: π on `L` word-sliced states, one ymm register per state word
 /// (`L` = 4, 8, 16 for π64, π32, π16). Panics if the CPU lacks AVX2 or `L` is not one
 /// register's lanes.
-pub fn pi_rows<W: Word, const L: usize>(s: &mut Soa<W, L>)
+pub fn pi_rows<W: Offsets, const L: usize>(s: &mut Soa<W, L>)
 where
     Avx2: Kernel<W>,
 {

@@ -194,6 +194,8 @@ unsafe fn sigma_k<I: Kernel<W>, W: Word>(a: [I::V; 4], k: &[W; 4]) -> [I::V; 4] 
 struct Keys<W> {
     j0: [[W; 4]; 3],
     i3: [[W; 4]; 3],
+    /// ε itself, to take back out of a last round's I3 when the raw chunk is wanted.
+    eps: [W; 4],
 }
 
 /// δ (for μ) or ε (for ν): offsets whose three-term sums are the half's constants.
@@ -220,6 +222,7 @@ impl<W: Offsets> Keys<W> {
         Keys {
             j0: core::array::from_fn(|r| rot(mu_words(rc(r, 0)), delta)),
             i3: core::array::from_fn(|r| rot(nu_words(rc(r, 4)), eps)),
+            eps,
         }
     }
 }
@@ -231,6 +234,10 @@ struct PiOut<V> {
     i2: [V; 4],
     n1: [V; 4],
     n3: [V; 4],
+    /// The raw capacity chunks too, for [`pi_states`] (I3 still carrying ε); a caller
+    /// that does not read them does not pay for them once inlined.
+    i1: [V; 4],
+    i3e: [V; 4],
 }
 
 /// π from the ν images of its four input chunks.
@@ -243,7 +250,8 @@ unsafe fn pi<I: Kernel<W>, W: Word>(k: &Keys<W>, mut nx: [[I::V; 4]; 4]) -> PiOu
         let m1 = mu::<I, W, true>(sigma::<I, W>(m0, nx[1]));
         let m2 = mu::<I, W, true>(sigma::<I, W>(m1, nx[2]));
         let m3 = mu::<I, W, true>(sigma::<I, W>(m2, nx[3]));
-        let n3 = nu::<I, W, false>(sigma_k::<I, W>(m3, &k.i3[r]));
+        let i3e = sigma_k::<I, W>(m3, &k.i3[r]);
+        let n3 = nu::<I, W, false>(i3e);
         let i2 = sigma::<I, W>(m2, n3);
         let n2 = nu::<I, W, true>(i2);
         let i1 = sigma::<I, W>(m1, n2);
@@ -251,7 +259,14 @@ unsafe fn pi<I: Kernel<W>, W: Word>(k: &Keys<W>, mut nx: [[I::V; 4]; 4]) -> PiOu
         let i0 = sigma::<I, W>(m0, n1);
         r += 1;
         if r == 3 {
-            return PiOut { i0, i2, n1, n3 };
+            return PiOut {
+                i0,
+                i2,
+                n1,
+                n3,
+                i1,
+                i3e,
+            };
         }
         nx = [nu::<I, W, true>(i0), n1, n2, n3];
     }
@@ -260,38 +275,21 @@ unsafe fn pi<I: Kernel<W>, W: Word>(k: &Keys<W>, mut nx: [[I::V; 4]; 4]) -> PiOu
 /// π on whole states, one register per state word (word `i` of every lane's state in
 /// `x[i]`): the lane kernel, for what the whole-step kernel does not take — a message's
 /// last few blocks, and the serial steps (initial π, AD fold, SMN) of many messages at
-/// once. The same μ, ν and σ as [`pi`] and the same ν reuse across rounds; the round
-/// constants μ(C_r), ν(C'_r) are plain (the offsets of [`Keys`] assume a block step's
-/// operands).
+/// once. It is [`pi`] with ε taken back out of the last I3.
 ///
 /// # Safety
 /// The ISA's target features (see [`Isa`]).
 #[inline(always)]
-pub unsafe fn pi_states<I: Kernel<W>, W: Word>(x: [I::V; STATE_WORDS]) -> [I::V; STATE_WORDS] {
-    let chunk = |c: usize| [x[4 * c], x[4 * c + 1], x[4 * c + 2], x[4 * c + 3]];
-    let mut nx: [[I::V; 4]; 4] = core::array::from_fn(|c| nu::<I, W, true>(chunk(c)));
-    let mut r = 0;
-    loop {
-        let rc = |o: usize| -> [W; 4] { core::array::from_fn(|i| W::RC[8 * r + o + i]) };
-        let muc = mu_words(rc(0)).map(|w| I::splat(w));
-        let nuc = nu_words(rc(4)).map(|w| I::splat(w));
-        let m0 = mu::<I, W, true>(sigma::<I, W>(muc, nx[0]));
-        let m1 = mu::<I, W, true>(sigma::<I, W>(m0, nx[1]));
-        let m2 = mu::<I, W, true>(sigma::<I, W>(m1, nx[2]));
-        let i3 = sigma::<I, W>(mu::<I, W, true>(sigma::<I, W>(m2, nx[3])), nuc);
-        let n3 = nu::<I, W, true>(i3);
-        let i2 = sigma::<I, W>(m2, n3);
-        let n2 = nu::<I, W, true>(i2);
-        let i1 = sigma::<I, W>(m1, n2);
-        let n1 = nu::<I, W, true>(i1);
-        let i0 = sigma::<I, W>(m0, n1);
-        r += 1;
-        if r == 3 {
-            let out = [i0, i1, i2, i3];
-            return core::array::from_fn(|i| out[i / 4][i % 4]);
-        }
-        nx = [nu::<I, W, true>(i0), n1, n2, n3];
-    }
+pub unsafe fn pi_states<I: Kernel<W>, W: Offsets>(x: [I::V; STATE_WORDS]) -> [I::V; STATE_WORDS] {
+    let keys = Keys::<W>::new();
+    let nx = core::array::from_fn(|c| {
+        nu::<I, W, true>([x[4 * c], x[4 * c + 1], x[4 * c + 2], x[4 * c + 3]])
+    });
+    let out = pi::<I, W>(&keys, nx);
+    let i3: [I::V; 4] =
+        core::array::from_fn(|i| I::add(out.i3e[i], I::splat(W::default().sub(keys.eps[i]))));
+    let chunks = [out.i0, out.i1, out.i2, i3];
+    core::array::from_fn(|i| chunks[i / 4][i % 4])
 }
 
 /// ν of chunk `c` of a scalar state, as words.
