@@ -32,7 +32,7 @@ pub const AVX512: &[Feature] = &[
 ];
 
 /// # Safety
-/// The CPU must support AVX2 (see [`has_avx2`]).
+/// The CPU must support AVX-512 F/BW/VL/VBMI2 (see [`has_avx512`]).
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi2")]
 unsafe fn pi_avx512_inner<W: Word, const L: usize>(s: &mut Soa<W, L>) {
     pi_lanes(s)
@@ -62,6 +62,7 @@ fn same<W: Word, T: Word, const L: usize, const M: usize>(
     same.then(|| unsafe { &mut *(s as *mut Soa<W, L>).cast::<Soa<T, M>>() })
 }
 
+/// π on `L` lanes with AVX-512. Panics if the CPU lacks the features.
 pub fn pi_avx512<W: Word, const L: usize>(s: &mut Soa<W, L>) {
     assert!(
         has_avx512(),
