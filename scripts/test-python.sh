@@ -34,4 +34,5 @@ start=$SECONDS
 echo "test-python: installed in $((SECONDS - start)) s"
 
 cd crates/bitweave-py
-"$venv/bin/python" -m pytest -q -p no:cacheprovider tests "$@"
+# -rs: every skipped test is listed with its reason (nothing passes silently by skipping).
+"$venv/bin/python" -m pytest -q -rs -p no:cacheprovider tests "$@"

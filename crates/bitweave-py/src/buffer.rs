@@ -152,12 +152,27 @@ impl Dst {
     /// Copies `bytes` to offset `at` (memmove: the source may be the input itself).
     pub fn write(&self, at: usize, bytes: &[u8]) {
         assert!(at <= self.len && bytes.len() <= self.len - at);
-        if bytes.is_empty() {
+        if bytes.is_empty() || std::ptr::eq(bytes.as_ptr(), self.ptr.wrapping_add(at)) {
             return;
         }
         // SAFETY: in bounds (checked above) of a live writable allocation; `copy` allows
         // overlap.
         unsafe { std::ptr::copy(bytes.as_ptr(), self.ptr.add(at), bytes.len()) }
+    }
+
+    /// The bytes `[at, at + n)`, to transform in place.
+    ///
+    /// # Safety
+    /// The slice must be the only access to those bytes while it lives (an in-place run
+    /// reads its input there before and after, never meanwhile).
+    pub unsafe fn piece_mut<'a>(self, at: usize, n: usize) -> &'a mut [u8] {
+        assert!(at <= self.len && n <= self.len - at);
+        if n == 0 {
+            return &mut [];
+        }
+        // SAFETY: in bounds of a live writable allocation; non-null when n > 0; the
+        // caller keeps the slice exclusive (see above).
+        unsafe { std::slice::from_raw_parts_mut(self.ptr.add(at), n) }
     }
 
     /// Whether writing here may clobber input not yet read: the two ranges overlap and

@@ -6,61 +6,117 @@ use pyo3::exceptions::{PyUserWarning, PyValueError};
 use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
-use zeroize::Zeroizing;
 
 use crate::buffer::{Dst, Src, View, ViewMut};
 use crate::drive::{self, Scratch};
 use crate::error::{msg, to_py};
 
-/// A keyed run, before any data: what the CLI builds from its flags.
-struct Setup {
+/// A suite keyed once: what a `bitweave.Cipher` holds, and what each one-shot call and
+/// stream builds first, exactly as the CLI does from its flags. The key schedule and the
+/// backend choice happen here, once; each run then needs only an IV.
+pub struct Keyed {
     suite: Suite,
     params: ModeParams,
     cipher: Cipher,
-    iv: Zeroizing<Vec<u8>>,
 }
 
-#[allow(clippy::too_many_arguments)]
-fn setup(
-    py: Python<'_>,
-    cipher_suite: &str,
-    key: &Bound<'_, PyAny>,
-    iv: Option<&Bound<'_, PyAny>>,
-    padding: bool,
-    interleave: usize,
-    backend: Option<&str>,
-    threads: usize,
-) -> PyResult<Setup> {
-    let suite: Suite = cipher_suite.parse().map_err(to_py)?;
-    let params = suite
-        .params()
-        .padding(suite.mode.whole_blocks() && padding)
-        .interleave(interleave)
-        .threads(threads);
-    params.validate().map_err(to_py)?;
-    let key = View::new(key, "key")?;
-    let iv = match iv {
-        Some(obj) if !suite.mode.takes_iv() => {
-            if View::new(obj, "iv")?.len() > 0 {
-                PyErr::warn(
-                    py,
-                    &py.get_type::<PyUserWarning>(),
-                    c"iv not used by this cipher",
-                    1,
-                )?;
+impl Keyed {
+    pub fn new(
+        cipher_suite: &str,
+        key: &Bound<'_, PyAny>,
+        padding: bool,
+        interleave: usize,
+        backend: Option<&str>,
+        threads: usize,
+    ) -> PyResult<Self> {
+        let suite: Suite = cipher_suite.parse().map_err(to_py)?;
+        let params = suite
+            .params()
+            .padding(suite.mode.whole_blocks() && padding)
+            .interleave(interleave)
+            .threads(threads);
+        params.validate().map_err(to_py)?;
+        let key = View::new(key, "key")?;
+        let cipher = Cipher::with_backend(suite.cipher, key.as_slice(), backend).map_err(to_py)?;
+        Ok(Keyed {
+            suite,
+            params,
+            cipher,
+        })
+    }
+
+    /// The IV argument as a borrowed view; `None` (with a warning if one was given)
+    /// when the mode takes none.
+    fn iv(&self, py: Python<'_>, iv: Option<&Bound<'_, PyAny>>) -> PyResult<Option<View>> {
+        match iv {
+            Some(obj) if !self.suite.mode.takes_iv() => {
+                if View::new(obj, "iv")?.len() > 0 {
+                    PyErr::warn(
+                        py,
+                        &py.get_type::<PyUserWarning>(),
+                        c"iv not used by this cipher",
+                        1,
+                    )?;
+                }
+                Ok(None)
             }
-            Zeroizing::new(Vec::new())
+            Some(obj) => Ok(Some(View::new(obj, "iv")?)),
+            None => Ok(None),
         }
-        Some(obj) => Zeroizing::new(View::new(obj, "iv")?.as_slice().to_vec()),
-        None => Zeroizing::new(Vec::new()),
-    };
-    let cipher = Cipher::with_backend(suite.cipher, key.as_slice(), backend).map_err(to_py)?;
-    Ok(Setup {
-        suite,
-        params,
-        cipher,
-        iv,
-    })
+    }
+
+    /// A crypter for one run from `iv`.
+    fn crypter(
+        &self,
+        py: Python<'_>,
+        dir: Direction,
+        iv: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Crypter> {
+        let iv = self.iv(py, iv)?;
+        let iv = iv.as_ref().map_or(&[][..], View::as_slice);
+        self.params.crypter(&self.cipher, dir, iv).map_err(to_py)
+    }
+
+    /// Runs `data` through in one call: into a new `bytes`, or into `out` (returning the
+    /// length written).
+    fn run(
+        &self,
+        py: Python<'_>,
+        dir: Direction,
+        iv: Option<&Bound<'_, PyAny>>,
+        data: &Bound<'_, PyAny>,
+        out: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Py<PyAny>> {
+        let crypter = self.crypter(py, dir, iv)?;
+        let input = View::new(data, "data")?;
+        let (len, bs) = (input.len(), self.cipher.block_size());
+        check_len(&self.params, dir, len, bs)?;
+        // Output size: exact, except padded decryption, which is shorter by the padding.
+        let cap = if dir == Direction::Encrypt && self.params.padding {
+            (len / bs + 1) * bs
+        } else {
+            len
+        };
+        let src = input.src();
+        let threads = self.params.threads;
+        match out {
+            Some(out) => {
+                let view = out_view(out, cap, &src)?;
+                let dst = view.dst();
+                let n =
+                    detach_if_large(py, len, move || drive::run_all(crypter, src, dst, threads))
+                        .map_err(to_py)?;
+                Ok(n.into_pyobject(py)?.into_any().unbind())
+            }
+            None => {
+                let bytes = new_bytes(py, cap, |dst| {
+                    detach_if_large(py, len, move || drive::run_all(crypter, src, dst, threads))
+                        .map_err(to_py)
+                })?;
+                Ok(bytes.into_any().unbind())
+            }
+        }
+    }
 }
 
 /// The ECB/CBC length rules, checked before any output exists.
@@ -110,20 +166,6 @@ pub fn new_bytes<'py>(
     }
 }
 
-/// Runs `crypter` over all of `src` into `dst` (update + finish). On error, wipes what
-/// it wrote: no partial output.
-fn run_all(mut crypter: Crypter, src: Src, dst: Dst, threads: usize) -> bitweave::Result<usize> {
-    let mut scratch = Scratch::new(src.len(), threads);
-    let n = drive::update(&mut crypter, src, dst, 0, &mut scratch);
-    match drive::finish(crypter, dst, n, &mut scratch) {
-        Ok(m) => Ok(n + m),
-        Err(e) => {
-            dst.write(0, &vec![0u8; n]);
-            Err(e)
-        }
-    }
-}
-
 /// Checks an `out=` buffer against the room a result needs.
 fn out_view(out: &Bound<'_, PyAny>, need: usize, src: &Src) -> PyResult<ViewMut> {
     let view = ViewMut::new(out, "out")?;
@@ -155,58 +197,6 @@ fn detach_if_large<T: Send>(py: Python<'_>, len: usize, f: impl FnOnce() -> T + 
     }
 }
 
-#[allow(clippy::too_many_arguments)]
-fn one_shot(
-    py: Python<'_>,
-    dir: Direction,
-    cipher_suite: &str,
-    key: &Bound<'_, PyAny>,
-    iv: Option<&Bound<'_, PyAny>>,
-    data: &Bound<'_, PyAny>,
-    padding: bool,
-    interleave: usize,
-    backend: Option<&str>,
-    threads: usize,
-    out: Option<&Bound<'_, PyAny>>,
-) -> PyResult<Py<PyAny>> {
-    let s = setup(
-        py,
-        cipher_suite,
-        key,
-        iv,
-        padding,
-        interleave,
-        backend,
-        threads,
-    )?;
-    let crypter = s.params.crypter(&s.cipher, dir, &s.iv).map_err(to_py)?;
-    let input = View::new(data, "data")?;
-    let (len, bs) = (input.len(), s.cipher.block_size());
-    check_len(&s.params, dir, len, bs)?;
-    // Output size: exact, except padded decryption, which is shorter by the padding.
-    let cap = if dir == Direction::Encrypt && s.params.padding {
-        (len / bs + 1) * bs
-    } else {
-        len
-    };
-    let src = input.src();
-    match out {
-        Some(out) => {
-            let view = out_view(out, cap, &src)?;
-            let dst = view.dst();
-            let n = detach_if_large(py, len, move || run_all(crypter, src, dst, threads))
-                .map_err(to_py)?;
-            Ok(n.into_pyobject(py)?.into_any().unbind())
-        }
-        None => {
-            let bytes = new_bytes(py, cap, |dst| {
-                detach_if_large(py, len, move || run_all(crypter, src, dst, threads)).map_err(to_py)
-            })?;
-            Ok(bytes.into_any().unbind())
-        }
-    }
-}
-
 /// Encrypts `data` in one call.
 ///
 /// `cipher_suite` is OpenSSL's name (`aes-128-cbc`, `des-ede3`, `seed-ofb`, ...); `iv` is
@@ -232,17 +222,11 @@ pub fn encrypt(
     threads: usize,
     out: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
-    one_shot(
+    Keyed::new(cipher_suite, key, padding, interleave, backend, threads)?.run(
         py,
         Direction::Encrypt,
-        cipher_suite,
-        key,
         iv,
         data,
-        padding,
-        interleave,
-        backend,
-        threads,
         out,
     )
 }
@@ -268,17 +252,11 @@ pub fn decrypt(
     threads: usize,
     out: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
-    one_shot(
+    Keyed::new(cipher_suite, key, padding, interleave, backend, threads)?.run(
         py,
         Direction::Decrypt,
-        cipher_suite,
-        key,
         iv,
         data,
-        padding,
-        interleave,
-        backend,
-        threads,
         out,
     )
 }
@@ -297,35 +275,18 @@ pub struct Stream {
 }
 
 impl Stream {
-    #[allow(clippy::too_many_arguments)]
     pub fn new(
         py: Python<'_>,
+        keyed: &Keyed,
         dir: Direction,
-        cipher_suite: &str,
-        key: &Bound<'_, PyAny>,
         iv: Option<&Bound<'_, PyAny>>,
-        padding: bool,
-        interleave: usize,
-        backend: Option<&str>,
-        threads: usize,
     ) -> PyResult<Self> {
-        let s = setup(
-            py,
-            cipher_suite,
-            key,
-            iv,
-            padding,
-            interleave,
-            backend,
-            threads,
-        )?;
-        let crypter = s.params.crypter(&s.cipher, dir, &s.iv).map_err(to_py)?;
         Ok(Stream {
-            crypter: Some(crypter),
-            suite: s.suite,
-            params: s.params,
-            block: s.cipher.block_size(),
-            backend: s.cipher.backend(),
+            crypter: Some(keyed.crypter(py, dir, iv)?),
+            suite: keyed.suite,
+            params: keyed.params,
+            block: keyed.cipher.block_size(),
+            backend: keyed.cipher.backend(),
             taken: 0,
             given: 0,
         })
@@ -460,17 +421,8 @@ macro_rules! stream_class {
                 backend: Option<&str>,
                 threads: usize,
             ) -> PyResult<Self> {
-                Ok($name(Stream::new(
-                    py,
-                    $dir,
-                    cipher_suite,
-                    key,
-                    iv,
-                    padding,
-                    interleave,
-                    backend,
-                    threads,
-                )?))
+                let keyed = Keyed::new(cipher_suite, key, padding, interleave, backend, threads)?;
+                Ok($name(Stream::new(py, &keyed, $dir, iv)?))
             }
 
             /// Processes `data`; returns the output ready so far (bytes), or with `out=`
@@ -539,3 +491,122 @@ stream_class!(
     Direction::Decrypt,
     "Incremental decryption: `update()` any split of the input, then `finalize()` (which checks the padding); the concatenated output equals `decrypt()` of the whole input."
 );
+
+/// A suite keyed once, for many runs.
+///
+/// The key schedule and the choice of backend happen when the object is made; each
+/// `encrypt`/`decrypt` then costs only its IV and its data, and the object may be shared
+/// between threads. Results equal the one-shot `encrypt`/`decrypt` with the same
+/// arguments.
+#[pyclass(module = "bitweave", name = "Cipher", frozen)]
+pub struct KeyedCipher(Keyed);
+
+#[pymethods]
+impl KeyedCipher {
+    #[new]
+    #[pyo3(signature = (cipher_suite, key, *, padding=true, interleave=1, backend=None, threads=0))]
+    fn new(
+        cipher_suite: &str,
+        key: &Bound<'_, PyAny>,
+        padding: bool,
+        interleave: usize,
+        backend: Option<&str>,
+        threads: usize,
+    ) -> PyResult<Self> {
+        Ok(KeyedCipher(Keyed::new(
+            cipher_suite,
+            key,
+            padding,
+            interleave,
+            backend,
+            threads,
+        )?))
+    }
+
+    /// Encrypts `data` from `iv` (None for ECB): a new `bytes`, or with `out=` the result
+    /// written there and its length returned, as `bitweave.encrypt`.
+    #[pyo3(signature = (iv, data, *, out=None))]
+    fn encrypt(
+        &self,
+        py: Python<'_>,
+        iv: Option<&Bound<'_, PyAny>>,
+        data: &Bound<'_, PyAny>,
+        out: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Py<PyAny>> {
+        self.0.run(py, Direction::Encrypt, iv, data, out)
+    }
+
+    /// Decrypts `data` from `iv` (None for ECB), as `bitweave.decrypt`.
+    #[pyo3(signature = (iv, data, *, out=None))]
+    fn decrypt(
+        &self,
+        py: Python<'_>,
+        iv: Option<&Bound<'_, PyAny>>,
+        data: &Bound<'_, PyAny>,
+        out: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Py<PyAny>> {
+        self.0.run(py, Direction::Decrypt, iv, data, out)
+    }
+
+    /// A streaming encryption from `iv` on this key.
+    #[pyo3(signature = (iv=None))]
+    fn encryptor(&self, py: Python<'_>, iv: Option<&Bound<'_, PyAny>>) -> PyResult<Encryptor> {
+        Ok(Encryptor(Stream::new(py, &self.0, Direction::Encrypt, iv)?))
+    }
+
+    /// A streaming decryption from `iv` on this key.
+    #[pyo3(signature = (iv=None))]
+    fn decryptor(&self, py: Python<'_>, iv: Option<&Bound<'_, PyAny>>) -> PyResult<Decryptor> {
+        Ok(Decryptor(Stream::new(py, &self.0, Direction::Decrypt, iv)?))
+    }
+
+    /// The suite's canonical name, e.g. `aes-128-cbc`.
+    #[getter]
+    fn cipher_suite(&self) -> String {
+        self.0.suite.to_string()
+    }
+
+    /// The backend running batches of blocks, e.g. `vaes256`.
+    #[getter]
+    fn backend(&self) -> &'static str {
+        self.0.cipher.backend()
+    }
+
+    /// Block size in bytes (8 or 16).
+    #[getter]
+    fn block_size(&self) -> usize {
+        self.0.cipher.block_size()
+    }
+
+    /// The IV length a run needs in bytes: interleave blocks, or 0 for ECB.
+    #[getter]
+    fn iv_size(&self) -> usize {
+        self.0.params.iv_len(self.0.cipher.block_size())
+    }
+
+    /// Interleave factor N.
+    #[getter]
+    fn interleave(&self) -> usize {
+        self.0.params.interleave
+    }
+
+    /// Whether ECB/CBC runs pad (PKCS#7); always false for the stream modes.
+    #[getter]
+    fn padding(&self) -> bool {
+        self.0.params.padding
+    }
+
+    fn __repr__(&self) -> String {
+        let n = self.0.params.interleave;
+        let il = if n > 1 {
+            format!(", interleave={n}")
+        } else {
+            String::new()
+        };
+        format!(
+            "<bitweave.Cipher {}{il} backend={}>",
+            self.0.suite,
+            self.0.cipher.backend()
+        )
+    }
+}

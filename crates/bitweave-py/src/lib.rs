@@ -25,6 +25,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     )?;
     m.add_function(wrap_pyfunction!(crypt::encrypt, m)?)?;
     m.add_function(wrap_pyfunction!(crypt::decrypt, m)?)?;
+    m.add_class::<crypt::KeyedCipher>()?;
     m.add_class::<crypt::Encryptor>()?;
     m.add_class::<crypt::Decryptor>()?;
     m.add_function(wrap_pyfunction!(aead::aead_encrypt, m)?)?;

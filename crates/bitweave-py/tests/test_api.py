@@ -159,6 +159,62 @@ def test_stream_lifecycle_and_properties():
         dec.finalize()
 
 
+def test_keyed_cipher_equals_one_shot_on_every_suite():
+    """A `Cipher` keyed once gives the one-shot result for each of many IVs and lengths,
+    in both directions, into new bytes, into `out=` and through its streams."""
+    rng = random.Random(3)
+    for suite in bitweave.suites():
+        cipher, mode = suite.rsplit("-", 1)
+        key = rng.randbytes(_key_len(cipher))
+        bs = 8 if cipher.startswith("des") else 16
+        for n in ([1, 3] if mode in ("cbc", "cfb", "ofb") else [1]):
+            c = bitweave.Cipher(suite, key, interleave=n)
+            assert c.cipher_suite == suite and c.block_size == bs and c.interleave == n
+            assert c.iv_size == (0 if mode == "ecb" else bs * n)
+            assert c.padding == (mode in ("ecb", "cbc"))
+            for length in (0, 1, bs, 5 * bs + 3, 4096 + 7):
+                iv = None if mode == "ecb" else rng.randbytes(bs * n)
+                data = rng.randbytes(length)
+                want = bitweave.encrypt(suite, key, iv, data, interleave=n)
+                ct = c.encrypt(iv, data)
+                assert ct == want, (suite, n, length)
+                assert c.decrypt(iv, ct) == data, (suite, n, length)
+                buf = bytearray(len(ct) + bs)
+                m = c.decrypt(iv, ct, out=buf)
+                assert bytes(buf[:m]) == data, (suite, n, length)
+                enc = c.encryptor(iv)
+                assert enc.update(data[:7]) + enc.update(data[7:]) + enc.finalize() == want
+                dec = c.decryptor(iv)
+                assert dec.update(ct) + dec.finalize() == data, (suite, n, length)
+
+
+def test_keyed_cipher_errors_and_sharing():
+    c = bitweave.Cipher("aes-128-cbc", K16, padding=False, backend="soft")
+    assert c.backend == "soft" and "aes-128-cbc" in repr(c) and "soft" in repr(c)
+    assert c.padding is False
+    with pytest.raises(BitweaveError, match="wrong IV length for aes-128-cbc: expected 16 bytes, got 8"):
+        c.encrypt(IV16[:8], bytes(16))
+    with pytest.raises(BitweaveError, match="aes-128-cbc needs an IV"):
+        c.encrypt(None, bytes(16))
+    with pytest.raises(BitweaveError, match="multiple of the block size|whole blocks|16"):
+        c.encrypt(IV16, bytes(15))
+    with pytest.raises(BitweaveError, match="wrong key length for aes-128: expected 16 bytes, got 15"):
+        bitweave.Cipher("aes-128-cbc", K16[:15])
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        bitweave.Cipher("aes-128-ecb", K16).encrypt(IV16, b"x")
+    assert [str(x.message) for x in w] == ["iv not used by this cipher"]
+    # One keyed object serves several threads at once (it is immutable).
+    import concurrent.futures
+
+    big = bitweave.Cipher("aes-256-ctr", bytes(32))
+    ivs = [bytes([i]) * 16 for i in range(8)]
+    data = bytes(range(256)) * 4096
+    with concurrent.futures.ThreadPoolExecutor(4) as pool:
+        got = list(pool.map(lambda iv: big.encrypt(iv, data), ivs))
+    assert got == [bitweave.encrypt("aes-256-ctr", bytes(32), iv, data) for iv in ivs]
+
+
 # The CLI's messages (crates/bitweave/src/error.rs), without its "error: " prefix.
 @pytest.mark.parametrize(
     "call, message",

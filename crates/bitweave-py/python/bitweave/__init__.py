@@ -12,6 +12,12 @@ CPU has (AES-NI/VAES, bitsliced AVX-512, GFNI, ...). Inputs may be any bytes-lik
     >>> bitweave.decrypt("aes-128-cbc", key, iv, ct)
     b'hello'
 
+A ``Cipher`` keys a suite once (key schedule and backend choice) for many runs:
+
+    >>> c = bitweave.Cipher("aes-128-ctr", key)
+    >>> c.decrypt(iv, c.encrypt(iv, b"hello"))
+    b'hello'
+
 Names follow OpenSSL (``aes-256-ctr``, ``des-ede3-cbc``, ``seed-ofb``); ``encrypt`` with
 ``interleave=1`` is byte-compatible with ``openssl enc``. Errors raise
 ``BitweaveError`` (a ``ValueError``) with the message the ``bitweave`` CLI prints;
@@ -26,6 +32,7 @@ of large files or directory trees over a Dask cluster.
 from ._native import (
     AuthenticationError,
     BitweaveError,
+    Cipher,
     Decryptor,
     Encryptor,
     __version__,
@@ -47,6 +54,7 @@ from ._native import (
 __all__ = [
     "AuthenticationError",
     "BitweaveError",
+    "Cipher",
     "Decryptor",
     "Encryptor",
     "__version__",

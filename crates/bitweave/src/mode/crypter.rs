@@ -88,7 +88,8 @@ impl Crypter {
     }
 
     /// Bytes held back when decrypting with padding: the last block, unpadded at finish.
-    fn hold(&self) -> usize {
+    /// A caller working in place passes it on to [`update`](Self::update) with the end.
+    pub fn held_back(&self) -> usize {
         if self.params.padding && self.direction == Direction::Decrypt {
             self.cipher.block_size()
         } else {
@@ -103,7 +104,7 @@ impl Crypter {
         out.extend_from_slice(&self.pending);
         out.extend_from_slice(input);
         let avail = out.len() - start;
-        let ready = avail.saturating_sub(self.hold()) / self.unit * self.unit;
+        let ready = avail.saturating_sub(self.held_back()) / self.unit * self.unit;
         self.pending.clear();
         self.pending.extend_from_slice(&out[start + ready..]);
         out.truncate(start + ready);
@@ -117,7 +118,7 @@ impl Crypter {
     /// no block is held back (padded decryption keeps its last block for `finish`), and
     /// `data` is whole units (blocks; rows of N blocks when interleaved).
     pub fn update_in_place(&mut self, data: &mut [u8]) -> Result<()> {
-        if !self.pending.is_empty() || self.hold() > 0 || !data.len().is_multiple_of(self.unit) {
+        if !self.pending.is_empty() || self.held_back() > 0 || !data.len().is_multiple_of(self.unit) {
             return Err(Error::InPlaceUnavailable { unit: self.unit });
         }
         self.total += data.len() as u64;
