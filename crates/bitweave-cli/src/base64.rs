@@ -61,6 +61,8 @@ impl Encoder {
 /// A reader of the bytes a base64 text encodes.
 pub struct Decoder<R> {
     inner: R,
+    /// The read buffer, reused across refills.
+    raw: Vec<u8>,
     /// Characters read but not yet decoded (fewer than 4 between refills).
     chars: Vec<u8>,
     /// Decoded bytes not yet handed out, from `pos` on.
@@ -75,6 +77,7 @@ impl<R: Read> Decoder<R> {
     pub fn new(inner: R) -> Self {
         Decoder {
             inner,
+            raw: vec![0u8; 1 << 16],
             chars: Vec::new(),
             bytes: Vec::new(),
             pos: 0,
@@ -85,9 +88,8 @@ impl<R: Read> Decoder<R> {
 
     /// Reads the next piece of text and decodes its whole groups.
     fn refill(&mut self) -> io::Result<()> {
-        let mut raw = vec![0u8; 1 << 16];
         let n = loop {
-            match self.inner.read(&mut raw) {
+            match self.inner.read(&mut self.raw) {
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                 r => break r?,
             }
@@ -99,7 +101,7 @@ impl<R: Read> Decoder<R> {
             }
             return Ok(());
         }
-        for &c in raw[..n].iter().filter(|c| !c.is_ascii_whitespace()) {
+        for &c in self.raw[..n].iter().filter(|c| !c.is_ascii_whitespace()) {
             if self.padded {
                 return Err(invalid(
                     "the base64 text goes on after its final '=' padding",

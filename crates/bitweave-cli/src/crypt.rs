@@ -166,10 +166,7 @@ pub fn run(args: CryptArgs, direction: Direction, quiet: bool) -> Result<()> {
     let mut encoder = (args.base64 && direction == Direction::Encrypt)
         .then(|| base64::Encoder::new(!args.base64_one_line));
     if let Some(h) = header {
-        match encoder.as_mut() {
-            Some(e) => out.write(&e.encode(&h))?,
-            None => out.write(&h)?,
-        }
+        write_out(&mut out, encoder.as_mut(), &h)?;
     }
     // Sized to the input file when there is one (a pipe shows bytes and rate only).
     let total = input.size;
@@ -290,6 +287,14 @@ fn print_key(salt: Option<&[u8; 8]>, key: &[u8], iv: &[u8]) {
     }
 }
 
+/// Writes `data` to `out`, as base64 text when there is an encoder.
+fn write_out(out: &mut Output, encoder: Option<&mut base64::Encoder>, data: &[u8]) -> Result<()> {
+    match encoder {
+        Some(e) => out.write(&e.encode(data)),
+        None => out.write(data),
+    }
+}
+
 /// Runs `input` through `crypter` into `out`, reading, encrypting and writing at once
 /// ([`pipeline`]). Every piece but the last is transformed in place; the last goes through
 /// `update` and `finish` (padding). On an error (unreadable input, full disk, bad padding)
@@ -323,10 +328,7 @@ fn stream(
         piece.replace(result);
         Ok(())
     };
-    let mut write = |data: &[u8]| match encoder.as_mut() {
-        Some(e) => out.write(&e.encode(data)),
-        None => out.write(data),
-    };
+    let mut write = |data: &[u8]| write_out(out, encoder.as_mut(), data);
     pipeline::run(input, in_name, piece_len, &mut transform, &mut write)?;
     if let Some(e) = encoder {
         out.write(&e.finish())?;
