@@ -1,9 +1,8 @@
 //! π on many states at once, word-sliced: `s[i][l]` is word `i` of lane `l`, so every ARX
-//! operation becomes one operation on a vector of lanes. The lane loop has no cross-lane
-//! dependencies and LLVM vectorises it for the target features of the wrappers in `x86`
-//! (AVX2, AVX-512). For the baseline build (SSE2) it does not: the result was scalar code
-//! with most words spilled, slower than [`pi_single`] — so the portable backend uses
-//! `pi_single`, the same π on one state of scalar words.
+//! operation becomes one operation on a vector of lanes, for LLVM to vectorise. It did not
+//! for SSE2 nor AVX2 (measured: scalar code with most words spilled, slower than
+//! [`pi_single`]), so the portable backend uses `pi_single` and AVX2 its own kernel
+//! (`wide::pi_states`); only the AVX-512 wrapper in `x86` still relies on it, unverified.
 //!
 //! Savings over the reference, all exact: the first `*` of E1 has the constant C as left
 //! operand and the first `*` of E2 the constant C' as right operand, so μ(C) and ν(C') are
