@@ -118,12 +118,10 @@ impl Crypter {
     /// no block is held back (padded decryption keeps its last block for `finish`), and
     /// `data` is whole units (blocks; rows of N blocks when interleaved).
     pub fn update_in_place(&mut self, data: &mut [u8]) -> Result<()> {
-        if !self.pending.is_empty() || self.held_back() > 0 || !data.len().is_multiple_of(self.unit) {
+        if self.held_back() > 0 {
             return Err(Error::InPlaceUnavailable { unit: self.unit });
         }
-        self.total += data.len() as u64;
-        self.process(data);
-        Ok(())
+        self.update_in_place_before_end(data)
     }
 
     /// Like [`update_in_place`](Self::update_in_place) for a caller that knows more input
