@@ -117,6 +117,15 @@ impl Src {
         self.len
     }
 
+    /// The bytes from `at` on.
+    pub fn after(self, at: usize) -> Src {
+        assert!(at <= self.len);
+        Src {
+            ptr: self.ptr.wrapping_add(at),
+            len: self.len - at,
+        }
+    }
+
     /// The bytes `[at, at + n)`. Borrow them only while nothing writes there (an in-place
     /// run writes behind what it has read, never into a borrowed piece).
     pub fn piece(&self, at: usize, n: usize) -> &[u8] {
@@ -158,6 +167,15 @@ impl Dst {
         // SAFETY: in bounds (checked above) of a live writable allocation; `copy` allows
         // overlap.
         unsafe { std::ptr::copy(bytes.as_ptr(), self.ptr.add(at), bytes.len()) }
+    }
+
+    /// The bytes from `at` on.
+    pub fn after(self, at: usize) -> Dst {
+        assert!(at <= self.len);
+        Dst {
+            ptr: self.ptr.wrapping_add(at),
+            len: self.len - at,
+        }
     }
 
     /// The bytes `[at, at + n)`, to transform in place.

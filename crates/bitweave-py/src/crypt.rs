@@ -30,14 +30,26 @@ impl Keyed {
         threads: usize,
     ) -> PyResult<Self> {
         let suite: Suite = cipher_suite.parse().map_err(to_py)?;
+        let key = View::new(key, "key")?;
+        Self::with_key(suite, key.as_slice(), padding, interleave, backend, threads)
+    }
+
+    /// Keys `suite` with raw key bytes (e.g. derived from a password).
+    pub fn with_key(
+        suite: Suite,
+        key: &[u8],
+        padding: bool,
+        interleave: usize,
+        backend: Option<&str>,
+        threads: usize,
+    ) -> PyResult<Self> {
         let params = suite
             .params()
             .padding(suite.mode.whole_blocks() && padding)
             .interleave(interleave)
             .threads(threads);
         params.validate().map_err(to_py)?;
-        let key = View::new(key, "key")?;
-        let cipher = Cipher::with_backend(suite.cipher, key.as_slice(), backend).map_err(to_py)?;
+        let cipher = Cipher::with_backend(suite.cipher, key, backend).map_err(to_py)?;
         Ok(Keyed {
             suite,
             params,
@@ -65,7 +77,7 @@ impl Keyed {
         }
     }
 
-    /// A crypter for one run from `iv`.
+    /// A crypter for one run from the IV argument.
     fn crypter(
         &self,
         py: Python<'_>,
@@ -77,8 +89,8 @@ impl Keyed {
         self.params.crypter(&self.cipher, dir, iv).map_err(to_py)
     }
 
-    /// Runs `data` through in one call: into a new `bytes`, or into `out` (returning the
-    /// length written).
+    /// Runs `data` through in one call from the IV argument: into a new `bytes`, or
+    /// into `out` (returning the length written).
     fn run(
         &self,
         py: Python<'_>,
@@ -87,34 +99,48 @@ impl Keyed {
         data: &Bound<'_, PyAny>,
         out: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Py<PyAny>> {
-        let crypter = self.crypter(py, dir, iv)?;
+        let iv = self.iv(py, iv)?;
+        let iv = iv.as_ref().map_or(&[][..], View::as_slice);
         let input = View::new(data, "data")?;
-        let (len, bs) = (input.len(), self.cipher.block_size());
+        self.run_src(py, dir, iv, input.src(), &[], out)
+    }
+
+    /// Runs `src` through in one call from `iv`, the result preceded by `header`: into
+    /// a new `bytes`, or into `out` (returning the length written).
+    pub fn run_src(
+        &self,
+        py: Python<'_>,
+        dir: Direction,
+        iv: &[u8],
+        src: Src,
+        header: &[u8],
+        out: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Py<PyAny>> {
+        let crypter = self.params.crypter(&self.cipher, dir, iv).map_err(to_py)?;
+        let (len, bs) = (src.len(), self.cipher.block_size());
         check_len(&self.params, dir, len, bs)?;
         // Output size: exact, except padded decryption, which is shorter by the padding.
-        let cap = if dir == Direction::Encrypt && self.params.padding {
+        let body = if dir == Direction::Encrypt && self.params.padding {
             (len / bs + 1) * bs
         } else {
             len
         };
-        let src = input.src();
+        let cap = header.len() + body;
         let threads = self.params.threads;
+        let fill = move |dst: Dst| {
+            dst.write(0, header);
+            let rest = dst.after(header.len());
+            detach_if_large(py, len, move || drive::run_all(crypter, src, rest, threads))
+                .map(|n| header.len() + n)
+                .map_err(to_py)
+        };
         match out {
             Some(out) => {
                 let view = out_view(out, cap, &src)?;
-                let dst = view.dst();
-                let n =
-                    detach_if_large(py, len, move || drive::run_all(crypter, src, dst, threads))
-                        .map_err(to_py)?;
+                let n = fill(view.dst())?;
                 Ok(n.into_pyobject(py)?.into_any().unbind())
             }
-            None => {
-                let bytes = new_bytes(py, cap, |dst| {
-                    detach_if_large(py, len, move || drive::run_all(crypter, src, dst, threads))
-                        .map_err(to_py)
-                })?;
-                Ok(bytes.into_any().unbind())
-            }
+            None => Ok(new_bytes(py, cap, fill)?.into_any().unbind()),
         }
     }
 }

@@ -1,7 +1,8 @@
 //! `bitweave._native`: the Python extension module behind the `bitweave` package.
 //!
 //! One module per concern: [`buffer`] (Python buffers as byte views), [`drive`] (a crypter
-//! from a view into a view), [`crypt`] (raw encrypt/decrypt and streams), [`aead`]
+//! from a view into a view), [`crypt`] (raw encrypt/decrypt and streams), [`openssl`]
+//! (openssl enc's password files), [`aead`]
 //! (π-Cipher), [`seal`] (sealed files), [`info`] (backends, suites, bench), [`error`] (exceptions).
 
 use pyo3::prelude::*;
@@ -12,6 +13,7 @@ mod crypt;
 mod drive;
 mod error;
 mod info;
+mod openssl;
 mod seal;
 
 #[pymodule]
@@ -28,6 +30,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<crypt::KeyedCipher>()?;
     m.add_class::<crypt::Encryptor>()?;
     m.add_class::<crypt::Decryptor>()?;
+    m.add_function(wrap_pyfunction!(openssl::openssl_encrypt, m)?)?;
+    m.add_function(wrap_pyfunction!(openssl::openssl_decrypt, m)?)?;
     m.add_function(wrap_pyfunction!(aead::aead_encrypt, m)?)?;
     m.add_function(wrap_pyfunction!(aead::aead_decrypt, m)?)?;
     m.add_function(wrap_pyfunction!(aead::aead_variants, m)?)?;

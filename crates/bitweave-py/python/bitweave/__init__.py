@@ -23,6 +23,9 @@ Names follow OpenSSL (``aes-256-ctr``, ``des-ede3-cbc``, ``seed-ofb``); ``encryp
 ``BitweaveError`` (a ``ValueError``) with the message the ``bitweave`` CLI prints;
 failed authentication raises its subclass ``AuthenticationError``.
 
+``openssl_encrypt``/``openssl_decrypt`` read and write ``openssl enc -pass``'s
+password-based "Salted__" files byte for byte (PBKDF2 by default, or the legacy KDF).
+
 Raw modes (``encrypt``/``decrypt``, ``Encryptor``/``Decryptor``) are unauthenticated;
 ``seal_file``/``open_file`` (the sealed file format) and ``aead_encrypt``/``aead_decrypt``
 (pi-Cipher) authenticate. ``python -m bitweave.dask`` spreads bulk AES-CTR encryption
@@ -45,6 +48,8 @@ from ._native import (
     encrypt,
     open_bytes,
     open_file,
+    openssl_decrypt,
+    openssl_encrypt,
     seal_bytes,
     seal_file,
     seal_suites,
@@ -67,6 +72,8 @@ __all__ = [
     "encrypt",
     "open_bytes",
     "open_file",
+    "openssl_decrypt",
+    "openssl_encrypt",
     "seal_bytes",
     "seal_file",
     "seal_suites",

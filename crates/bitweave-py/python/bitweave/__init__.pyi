@@ -146,6 +146,34 @@ class Encryptor(_Stream):
 class Decryptor(_Stream):
     """Incremental decryption: update() any split, then finalize() (checks padding)."""
 
+def openssl_encrypt(
+    data: BytesLike,
+    password: Union[str, BytesLike],
+    cipher_suite: str,
+    *,
+    pbkdf2: bool = True,
+    iter: int = 10000,
+    md: Literal["md5", "sha1", "sha256", "sha512"] = "sha256",
+    salt: Optional[BytesLike] = None,
+    nosalt: bool = False,
+    padding: bool = True,
+    backend: Optional[str] = None,
+    threads: int = 0,
+) -> bytes: ...
+def openssl_decrypt(
+    data: BytesLike,
+    password: Union[str, BytesLike],
+    cipher_suite: str,
+    *,
+    pbkdf2: bool = True,
+    iter: int = 10000,
+    md: Literal["md5", "sha1", "sha256", "sha512"] = "sha256",
+    salt: Optional[BytesLike] = None,
+    nosalt: bool = False,
+    padding: bool = True,
+    backend: Optional[str] = None,
+    threads: int = 0,
+) -> bytes: ...
 def aead_encrypt(
     variant: str,
     key: BytesLike,

@@ -1,0 +1,214 @@
+//! `openssl enc`'s password-based "Salted__" format: `openssl_encrypt`/`openssl_decrypt`
+//! read and write the same bytes as `openssl enc -pass … [-pbkdf2]` and `bitweave enc
+//! --pass …`, on the library's format and KDFs (`bitweave::salted`).
+
+use bitweave::salted::{self, Kdf, Md};
+use bitweave::{Direction, Suite};
+use pyo3::exceptions::PyUserWarning;
+use pyo3::prelude::*;
+use pyo3::types::PyString;
+use zeroize::Zeroizing;
+
+use crate::buffer::View;
+use crate::crypt::Keyed;
+use crate::error::{msg, to_py};
+
+/// The password's bytes, wiped after use: a `str` is taken as UTF-8 (as a terminal
+/// passes it to openssl), anything else as a bytes-like object.
+fn password_bytes(obj: &Bound<'_, PyAny>) -> PyResult<Zeroizing<Vec<u8>>> {
+    let bytes = match obj.cast::<PyString>() {
+        Ok(s) => s.to_str()?.as_bytes().to_vec(),
+        Err(_) => View::new(obj, "password")?.as_slice().to_vec(),
+    };
+    Ok(Zeroizing::new(bytes))
+}
+
+/// Where a run's salt comes from and goes, as openssl has it: a fresh salt is written in
+/// a header before the ciphertext, and read from there when decrypting; a fixed salt
+/// (`-S`) is neither written nor read; `-nosalt` has no salt at all.
+struct Salting {
+    salt: Option<[u8; 8]>,
+    /// Header bytes to skip at the start of the input.
+    read: usize,
+    /// Header to write before the ciphertext.
+    write: Option<[u8; salted::HEADER_LEN]>,
+}
+
+impl Salting {
+    fn new(
+        dir: Direction,
+        data: &[u8],
+        salt: Option<&Bound<'_, PyAny>>,
+        nosalt: bool,
+    ) -> PyResult<Self> {
+        let none = Salting {
+            salt: None,
+            read: 0,
+            write: None,
+        };
+        if nosalt {
+            if salt.is_some() {
+                return Err(msg("give salt or nosalt=True, not both"));
+            }
+            return Ok(none);
+        }
+        if let Some(obj) = salt {
+            let v = View::new(obj, "salt")?;
+            let fixed: [u8; 8] = v
+                .as_slice()
+                .try_into()
+                .map_err(|_| msg(format!("salt must be 8 bytes, not {}", v.len())))?;
+            return Ok(Salting {
+                salt: Some(fixed),
+                ..none
+            });
+        }
+        Ok(match dir {
+            Direction::Encrypt => {
+                let s = salted::random_salt().map_err(to_py)?;
+                Salting {
+                    salt: Some(s),
+                    read: 0,
+                    write: Some(salted::header(&s)),
+                }
+            }
+            Direction::Decrypt => Salting {
+                salt: Some(salted::read_salt(data).map_err(to_py)?),
+                read: salted::HEADER_LEN,
+                write: None,
+            },
+        })
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn run(
+    py: Python<'_>,
+    dir: Direction,
+    data: &Bound<'_, PyAny>,
+    password: &Bound<'_, PyAny>,
+    cipher_suite: &str,
+    pbkdf2: bool,
+    iter: u32,
+    md: &str,
+    salt: Option<&Bound<'_, PyAny>>,
+    nosalt: bool,
+    padding: bool,
+    backend: Option<&str>,
+    threads: usize,
+) -> PyResult<Py<PyAny>> {
+    let suite: Suite = cipher_suite.parse().map_err(to_py)?;
+    let md: Md = md.parse().map_err(to_py)?;
+    let kdf = if pbkdf2 {
+        if iter == 0 {
+            return Err(msg("iter must be at least 1"));
+        }
+        Kdf::Pbkdf2 { md, iter }
+    } else {
+        if dir == Direction::Encrypt {
+            PyErr::warn(
+                py,
+                &py.get_type::<PyUserWarning>(),
+                c"deprecated key derivation (EVP_BytesToKey) used; pbkdf2=True would be better",
+                1,
+            )?;
+        }
+        Kdf::Legacy(md)
+    };
+    let input = View::new(data, "data")?;
+    let salting = Salting::new(dir, input.as_slice(), salt, nosalt)?;
+    let iv_len = if suite.mode.takes_iv() {
+        suite.cipher.block_size()
+    } else {
+        0
+    };
+    let password = password_bytes(password)?;
+    let salt = salting.salt.map_or(Vec::new(), |s| s.to_vec());
+    // PBKDF2 takes milliseconds: other Python threads may run meanwhile.
+    let derived =
+        py.detach(|| salted::derive(kdf, &password, &salt, suite.cipher.key_len(), iv_len));
+    let keyed = Keyed::with_key(suite, &derived.key, padding, 1, backend, threads)?;
+    let header = salting.write.as_ref().map_or(&[][..], |h| &h[..]);
+    let src = input.src().after(salting.read);
+    keyed.run_src(py, dir, &derived.iv, src, header, None)
+}
+
+/// Encrypts `data` into openssl's "Salted__" format, byte for byte what `openssl enc -e
+/// -CIPHER -pass … -pbkdf2 -iter ITER -md MD` writes (with `pbkdf2=False`, what it writes
+/// without `-pbkdf2`: the deprecated one-iteration EVP_BytesToKey, with a warning).
+///
+/// `password` is a `str` (UTF-8) or bytes-like. A fresh random salt is written in the
+/// 16-byte header; `salt=` (8 bytes) fixes it and, as openssl's `-S`, writes no header;
+/// `nosalt=True` uses none (`-nosalt`). Unlike `openssl enc`, the defaults are PBKDF2
+/// with SHA-256 and 10,000 iterations, openssl's own values under `-pbkdf2`.
+#[pyfunction]
+#[pyo3(signature = (data, password, cipher_suite, *, pbkdf2=true, iter=salted::DEFAULT_ITER, md="sha256", salt=None, nosalt=false, padding=true, backend=None, threads=0))]
+#[allow(clippy::too_many_arguments)]
+pub fn openssl_encrypt(
+    py: Python<'_>,
+    data: &Bound<'_, PyAny>,
+    password: &Bound<'_, PyAny>,
+    cipher_suite: &str,
+    pbkdf2: bool,
+    iter: u32,
+    md: &str,
+    salt: Option<&Bound<'_, PyAny>>,
+    nosalt: bool,
+    padding: bool,
+    backend: Option<&str>,
+    threads: usize,
+) -> PyResult<Py<PyAny>> {
+    run(
+        py,
+        Direction::Encrypt,
+        data,
+        password,
+        cipher_suite,
+        pbkdf2,
+        iter,
+        md,
+        salt,
+        nosalt,
+        padding,
+        backend,
+        threads,
+    )
+}
+
+/// Decrypts openssl's "Salted__" format (`openssl enc -d -CIPHER -pass …`); the
+/// arguments are those of `openssl_encrypt` (a fixed `salt=` means the input has no
+/// header, as with openssl's `-S`). The format has no integrity check: a wrong password
+/// shows as bad padding (`BitweaveError`, "bad decrypt") in ECB/CBC, as garbage otherwise.
+#[pyfunction]
+#[pyo3(signature = (data, password, cipher_suite, *, pbkdf2=true, iter=salted::DEFAULT_ITER, md="sha256", salt=None, nosalt=false, padding=true, backend=None, threads=0))]
+#[allow(clippy::too_many_arguments)]
+pub fn openssl_decrypt(
+    py: Python<'_>,
+    data: &Bound<'_, PyAny>,
+    password: &Bound<'_, PyAny>,
+    cipher_suite: &str,
+    pbkdf2: bool,
+    iter: u32,
+    md: &str,
+    salt: Option<&Bound<'_, PyAny>>,
+    nosalt: bool,
+    padding: bool,
+    backend: Option<&str>,
+    threads: usize,
+) -> PyResult<Py<PyAny>> {
+    run(
+        py,
+        Direction::Decrypt,
+        data,
+        password,
+        cipher_suite,
+        pbkdf2,
+        iter,
+        md,
+        salt,
+        nosalt,
+        padding,
+        backend,
+        threads,
+    )
+}
