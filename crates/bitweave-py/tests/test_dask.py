@@ -100,7 +100,7 @@ def test_tree_round_trip_and_tampering(client, tmp_path):
     problems = bwdask.verify(src, enc, None, client=client)
     assert problems == ["'a/b/two' bytes 262144..524288: the ciphertext does not match the manifest"]
     with pytest.raises(bwdask.DaskCryptError, match="does not match the manifest"):
-        bwdask.decrypt(enc, tmp_path / "never", KEY, client=client, retries=0)
+        bwdask.decrypt(enc, tmp_path / "never", KEY, client=client)
     assert not (tmp_path / "never").exists()
     with pytest.raises(bwdask.DaskCryptError, match="wrong key"):
         bwdask.decrypt(enc, tmp_path / "never", bytes(32), client=client)
@@ -146,3 +146,29 @@ def test_command_line(tmp_path):
     assert r.returncode == 1
     assert r.stderr.strip().splitlines()[-1] == (
         "error: wrong key: it does not match the manifest's key check")
+    # Tampered ciphertext: one error line naming the range, no worker traceback, no
+    # retries (the task returns its verdict rather than raising).
+    blob = bytearray(enc.read_bytes())
+    blob[600_000] ^= 1
+    enc.write_bytes(blob)
+    r = run(base + ["decrypt", str(enc), str(tmp_path / "y")] + common)
+    assert r.returncode == 1
+    assert r.stderr.strip().splitlines() == [
+        "error: 'in.enc' bytes 524288..786432: the ciphertext does not match the manifest "
+        "(corrupted or altered)"], r.stderr
+    assert not (tmp_path / "y").exists()
+    r = run(base + ["decrypt", str(enc), str(tmp_path / "y"), "--key-file", str(tmp_path / "nokey")])
+    assert r.returncode == 1
+    assert r.stderr.strip().splitlines() == [
+        f"error: cannot read key file '{tmp_path / 'nokey'}': No such file or directory"], r.stderr
+
+
+def test_a_refused_range_is_returned_not_raised(tmp_path):
+    """The task itself: an integrity failure is its result (Dask would retry an exception)."""
+    src = tmp_path / "c"
+    src.write_bytes(bytes(64))
+    job = bwdask.RangeJob("c", str(src), str(tmp_path / "out"), 0, 64, bytes(16), "00" * 32, "")
+    r = bwdask.run_range(job, KEY, "aes-256-ctr", "decrypt")
+    assert r == {"refused": "'c' bytes 0..64: the ciphertext does not match the manifest "
+                            "(corrupted or altered)"}
+    assert not (tmp_path / "out").exists()

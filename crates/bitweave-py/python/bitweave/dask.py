@@ -13,6 +13,11 @@ counter and the output equals a single-process ``openssl enc -aes-256-ctr`` of t
 file, byte for byte. Each file gets a fresh random IV (``--iv`` fixes it for a single
 file), so no two files share a keystream.
 
+A range that fails its integrity check (or a key the engine refuses) is a verdict, not a
+crash: the task returns it instead of raising, so it is not retried and prints no worker
+traceback; the run fails with one ``error:`` line naming the range. Exceptions (a worker
+that crashes or is lost, an I/O error) are retried ``--retries`` times.
+
 Tasks are idempotent, so retries are safe: the output is a temporary file (or directory)
 beside DST, preallocated before any task runs; a retried task (after an exception or a
 killed worker) rewrites the same bytes at the same offsets. Only when every range is done
@@ -39,6 +44,7 @@ import argparse
 import hashlib
 import hmac
 import json
+import logging
 import os
 import secrets
 import sys
@@ -146,26 +152,31 @@ def run_range(
     """Encrypts or decrypts one range into the output (a Dask task; idempotent).
 
     `fault` is a test hook called after the first half of the range is written.
+    A range that fails its check, or a key the engine refuses, returns ``{"refused":
+    message}`` with nothing written: retrying would give the same answer.
     """
     key = cipher_key
     buf = _read_range(job.src, job.offset, job.length)
     iv = counter_at(job.iv, job.offset)
-    if direction == "encrypt":
-        plain_mac = _plain_mac(key, buf)
-        bitweave.encrypt(cipher, key, iv, buf, out=buf, threads=threads)
-        cipher_sha = hashlib.sha256(buf).hexdigest()
-    else:
-        cipher_sha = hashlib.sha256(buf).hexdigest()
-        if cipher_sha != job.cipher_sha256:
-            raise DaskCryptError(
-                f"{_where(job)}: the ciphertext does not match the manifest (corrupted or altered)"
-            )
-        bitweave.decrypt(cipher, key, iv, buf, out=buf, threads=threads)
-        plain_mac = _plain_mac(key, buf)
-        if not hmac.compare_digest(plain_mac, job.plain_mac or ""):
-            raise DaskCryptError(
-                f"{_where(job)}: the plaintext does not match the manifest (wrong key or IV)"
-            )
+    try:
+        if direction == "encrypt":
+            plain_mac = _plain_mac(key, buf)
+            bitweave.encrypt(cipher, key, iv, buf, out=buf, threads=threads)
+            cipher_sha = hashlib.sha256(buf).hexdigest()
+        else:
+            cipher_sha = hashlib.sha256(buf).hexdigest()
+            if cipher_sha != job.cipher_sha256:
+                return {"refused": f"{_where(job)}: the ciphertext does not match the manifest "
+                                   "(corrupted or altered)"}
+            bitweave.decrypt(cipher, key, iv, buf, out=buf, threads=threads)
+            plain_mac = _plain_mac(key, buf)
+            if not hmac.compare_digest(plain_mac, job.plain_mac or ""):
+                buf[:] = bytes(len(buf))
+                return {"refused": f"{_where(job)}: the plaintext does not match the manifest "
+                                   "(wrong key or IV)"}
+    except bitweave.BitweaveError as e:
+        buf[:] = bytes(len(buf))
+        return {"refused": f"{_where(job)}: {e}"}
     view = memoryview(buf)
     half = len(view) // 2
     _write_range(job.dst, job.offset, view[:half])
@@ -280,9 +291,15 @@ def _check_dst(dst: Path, tree: bool) -> None:
 
 
 def _run(client, fn, jobs: list, retries: int, **kwargs) -> list:
+    """Runs `fn` on every job; raises `DaskCryptError` if any task refused its range."""
     # (Client.map's own `key=` names tasks: the cipher key is passed as `cipher_key`.)
     futures = client.map(fn, jobs, retries=retries, pure=False, **kwargs)
-    return client.gather(futures)
+    results = client.gather(futures)
+    refused = [r["refused"] for r in results if isinstance(r, dict) and "refused" in r]
+    if refused:
+        more = f" (and {len(refused) - 1} more range(s))" if len(refused) > 1 else ""
+        raise DaskCryptError(refused[0] + more)
+    return results
 
 
 def encrypt(
@@ -428,13 +445,19 @@ def _size(text: str) -> int:
 
 def _key_from(args) -> Optional[bytes]:
     if args.key_file:
-        raw = Path(args.key_file).read_bytes()
+        try:
+            raw = Path(args.key_file).read_bytes()
+        except OSError as e:
+            raise DaskCryptError(f"cannot read key file '{args.key_file}': {e.strerror}") from None
         text = raw.strip()
         if len(text) in (32, 48, 64) and all(c in b"0123456789abcdefABCDEF" for c in text):
             return bytes.fromhex(text.decode())
         return raw
     if args.key:
-        return bytes.fromhex(args.key)
+        try:
+            return bytes.fromhex(args.key)
+        except ValueError:
+            raise DaskCryptError("--key must be hex digits") from None
     return None
 
 
@@ -443,8 +466,12 @@ def _client(args):
 
     if args.scheduler:
         return Client(args.scheduler), None
+    # Workers log a failed task's traceback at WARNING; without --verbose only the one
+    # `error:` line of the outcome is shown. The scheduler's HTTP server takes a free
+    # port (the default 8787 may be taken, which prints a warning).
     cluster = LocalCluster(n_workers=args.workers or os.cpu_count() or 1,
-                           threads_per_worker=1, processes=True, dashboard_address=None)
+                           threads_per_worker=1, processes=True, dashboard_address=":0",
+                           silence_logs=logging.WARNING if args.verbose else logging.CRITICAL)
     return Client(cluster), cluster
 
 
@@ -463,6 +490,7 @@ def main(argv: Optional[list[str]] = None) -> int:
     p.add_argument("--workers", type=int, help="local cluster size (default: one per core)")
     p.add_argument("--retries", type=int, default=3, help="retries of a failed task (default 3)")
     p.add_argument("--threads", type=int, default=1, help="engine threads per task (default 1)")
+    p.add_argument("--verbose", action="store_true", help="show the workers' logs and tracebacks")
     args = p.parse_args(argv)
     try:
         key = _key_from(args)
@@ -498,7 +526,11 @@ def main(argv: Optional[list[str]] = None) -> int:
             client.close()
             if cluster is not None:
                 cluster.close()
-    except (DaskCryptError, bitweave.BitweaveError, OSError, ValueError) as e:
+    except OSError as e:
+        where = f"'{e.filename}': " if e.filename else ""
+        print(f"error: {where}{e.strerror or e}", file=sys.stderr)
+        return 1
+    except (DaskCryptError, bitweave.BitweaveError, ValueError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
     return 0
