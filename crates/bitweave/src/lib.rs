@@ -21,6 +21,8 @@ pub mod cpu;
 pub mod engine;
 pub mod error;
 pub mod mode;
+#[cfg(unix)]
+pub mod output_file;
 pub mod rustcrypto;
 pub mod salted;
 pub mod seal;
