@@ -7,11 +7,15 @@ use std::fs::File;
 use std::io::{BufReader, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
+use bitweave::output_file::{io_reason, OutputFile};
+
 use bitweave::seal::{
     self, Argon2Params, OpenOptions, SealError, SealOptions, SealSuite, Secret, KEY_LEN,
     MAX_CHUNK_LOG2, MIN_CHUNK_LOG2,
 };
-use pyo3::exceptions::{PyFileNotFoundError, PyOSError, PyPermissionError, PyTypeError};
+use pyo3::exceptions::{
+    PyFileNotFoundError, PyIsADirectoryError, PyOSError, PyPermissionError, PyTypeError,
+};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 use zeroize::Zeroizing;
@@ -102,12 +106,20 @@ fn seal_err(e: SealError, input: Option<&Path>, output: Option<&Path>) -> PyErr 
     };
     match e {
         SealError::Read(io) => os_error(
-            &io,
-            format!("cannot read {}: {io}", name(input, "the input")),
+            io.kind(),
+            format!(
+                "cannot read {}: {}",
+                name(input, "the input"),
+                io_reason(&io)
+            ),
         ),
         SealError::Write(io) => os_error(
-            &io,
-            format!("cannot write {}: {io}", name(output, "the output")),
+            io.kind(),
+            format!(
+                "cannot write {}: {}",
+                name(output, "the output"),
+                io_reason(&io)
+            ),
         ),
         SealError::Cipher(e) => to_py(e),
         e @ (SealError::WrongKey
@@ -120,39 +132,39 @@ fn seal_err(e: SealError, input: Option<&Path>, output: Option<&Path>) -> PyErr 
     }
 }
 
-/// Runs `work` from the file `src` into a temporary file beside `dst`, renamed to `dst`
-/// only on success.
+/// Runs `work` from the file `src` into `dst`, under the CLI's output rules
+/// ([`OutputFile`]): a regular file appears only on success (a temporary beside it is
+/// renamed over it), a symbolic link is followed, a device or FIFO is written directly,
+/// a directory or socket is refused.
 fn file_to_file(
     src: &Path,
     dst: &Path,
-    work: impl FnOnce(BufReader<File>, &mut BufWriter<&File>) -> Result<u64, SealError>,
+    work: impl FnOnce(BufReader<File>, &mut BufWriter<&mut File>) -> Result<u64, SealError>,
 ) -> PyResult<u64> {
-    let input = File::open(src)
-        .map_err(|e| os_error(&e, format!("cannot read '{}': {e}", src.display())))?;
-    let dir = match dst.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let tmp = tempfile::Builder::new()
-        .prefix(".bitweave-")
-        .tempfile_in(&dir)
-        .map_err(|e| {
-            os_error(
-                &e,
-                format!("cannot create output in '{}': {e}", dir.display()),
-            )
-        })?;
+    let input = File::open(src).map_err(|e| {
+        os_error(
+            e.kind(),
+            format!("cannot read '{}': {}", src.display(), io_reason(&e)),
+        )
+    })?;
+    let mut out = OutputFile::create(dst)
+        .map_err(|e| os_error(e.kind(), format!("cannot write '{}': {e}", dst.display())))?;
     let n = {
-        let mut w = BufWriter::with_capacity(1 << 20, tmp.as_file());
+        let mut w = BufWriter::with_capacity(1 << 20, out.file());
         let n = work(BufReader::with_capacity(1 << 20, input), &mut w)
             .map_err(|e| seal_err(e, Some(src), Some(dst)))?;
         w.flush()
             .map_err(|e| seal_err(SealError::Write(e), Some(src), Some(dst)))?;
         n
     };
-    let what = |e: std::io::Error| os_error(&e, format!("cannot write '{}': {e}", dst.display()));
-    tmp.as_file().sync_all().map_err(what)?;
-    tmp.persist(dst).map_err(|e| what(e.error))?;
+    let what = |e: std::io::Error| {
+        os_error(
+            e.kind(),
+            format!("cannot write '{}': {}", dst.display(), io_reason(&e)),
+        )
+    };
+    out.finish().map_err(what)?;
+    out.persist().map_err(what)?;
     Ok(n)
 }
 
@@ -264,12 +276,13 @@ pub fn seal_suites() -> Vec<&'static str> {
     SealSuite::ALL.iter().map(|s| s.name()).collect()
 }
 
-/// The `OSError` subclass Python's own file functions raise for `e` (so `except
-/// FileNotFoundError` works as it does for `open`), with a message naming the path.
-fn os_error(e: &std::io::Error, message: String) -> PyErr {
-    match e.kind() {
+/// The `OSError` subclass Python's own file functions raise for an error of `kind` (so
+/// `except FileNotFoundError` works as it does for `open`), with a message naming the path.
+fn os_error(kind: std::io::ErrorKind, message: String) -> PyErr {
+    match kind {
         std::io::ErrorKind::NotFound => PyFileNotFoundError::new_err(message),
         std::io::ErrorKind::PermissionDenied => PyPermissionError::new_err(message),
+        std::io::ErrorKind::IsADirectory => PyIsADirectoryError::new_err(message),
         _ => PyOSError::new_err(message),
     }
 }

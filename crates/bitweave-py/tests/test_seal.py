@@ -96,3 +96,43 @@ def test_argument_errors(tmp_path):
     with pytest.raises(FileNotFoundError, match="cannot read '.*missing'"):
         bitweave.seal_file(tmp_path / "missing", tmp_path / "out", key=bytes(32))
     assert not (tmp_path / "out").exists()
+
+
+def test_file_outputs_follow_the_cli_rules(tmp_path):
+    """Devices and FIFOs are written, not replaced; links are followed; a directory is
+    refused; a failed run leaves an existing file as it was."""
+    import stat
+    import threading
+
+    src = tmp_path / "plain"
+    src.write_bytes(b"x" * 5000)
+    sealed = tmp_path / "sealed"
+    bitweave.seal_file(src, sealed, key=bytes(32))
+    # /dev/null stays a character device (a rename over it would replace it, as root).
+    bitweave.seal_file(src, "/dev/null", key=bytes(32))
+    bitweave.open_file(sealed, "/dev/null", key=bytes(32))
+    assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
+    # A FIFO's reader gets the bytes and the FIFO stays a FIFO.
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    got = []
+    reader = threading.Thread(target=lambda: got.append(open(fifo, "rb").read()))
+    reader.start()
+    bitweave.open_file(sealed, fifo, key=bytes(32))
+    reader.join(10)
+    assert got == [b"x" * 5000] and stat.S_ISFIFO(os.stat(fifo).st_mode)
+    # A symlink is followed: its target is replaced, the link stays a link.
+    target = tmp_path / "target"
+    target.write_bytes(b"old")
+    link = tmp_path / "link"
+    link.symlink_to(target)
+    bitweave.open_file(sealed, link, key=bytes(32))
+    assert link.is_symlink() and target.read_bytes() == b"x" * 5000
+    # A directory is refused like Python's open() refuses it.
+    with pytest.raises(IsADirectoryError, match=f"cannot write '{tmp_path}': it is a directory"):
+        bitweave.open_file(sealed, tmp_path, key=bytes(32))
+    # A failed open leaves the existing output untouched.
+    with pytest.raises(bitweave.AuthenticationError):
+        bitweave.open_file(sealed, target, key=bytes([1]) * 32)
+    assert target.read_bytes() == b"x" * 5000
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fifo", "link", "plain", "sealed", "target"]

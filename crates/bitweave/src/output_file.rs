@@ -41,12 +41,13 @@ pub enum OutputError {
 }
 
 impl OutputError {
-    /// The underlying I/O error's kind, where there is one (`Other` for the refusals).
+    /// The kind of I/O error this is, for callers that map kinds to their own types.
     pub fn kind(&self) -> io::ErrorKind {
         match self {
             OutputError::Io(e) | OutputError::CreateIn { source: e, .. } => e.kind(),
             OutputError::NoDirectory(_) => io::ErrorKind::NotFound,
-            _ => io::ErrorKind::Other,
+            OutputError::Directory => io::ErrorKind::IsADirectory,
+            OutputError::Socket | OutputError::LinkLoop => io::ErrorKind::Other,
         }
     }
 }
