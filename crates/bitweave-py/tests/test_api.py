@@ -5,6 +5,7 @@ import array
 import mmap
 import random
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -318,3 +319,17 @@ def test_bench_returns_plain_rows():
     assert all(r["bytes"] >= 2 << 20 for r in rows if r["threads"] == 2)
     with pytest.raises(BitweaveError, match="unknown direction"):
         bitweave.bench("aes-128-ecb", direction="both")
+
+
+def test_the_readme_python_example_runs_as_written(tmp_path, monkeypatch, capsys):
+    """The first ```python block of README.md's "Python and Dask" section, run verbatim
+    in a scratch directory (it writes data.bin there)."""
+    readme = Path(__file__).resolve().parents[3] / "README.md"
+    text = readme.read_text()
+    section = text[text.index("## Python and Dask"):]
+    start = section.index("```python\n") + len("```python\n")
+    code = section[start:section.index("```", start)]
+    monkeypatch.chdir(tmp_path)
+    exec(compile(code, str(readme), "exec"), {})
+    out = capsys.readouterr().out
+    assert "'backend'" in out and "seed-ctr" in out
