@@ -298,6 +298,8 @@ pub struct Stream {
     /// crypter holds back (less than a row, plus a block when unpadding).
     taken: usize,
     given: usize,
+    /// The crypter's output buffer for bytes it cannot transform in place, reused.
+    scratch: Scratch,
 }
 
 impl Stream {
@@ -315,6 +317,7 @@ impl Stream {
             backend: keyed.cipher.backend(),
             taken: 0,
             given: 0,
+            scratch: Scratch::new(keyed.params.threads),
         })
     }
 
@@ -330,37 +333,39 @@ impl Stream {
         data: &Bound<'_, PyAny>,
         out: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Py<PyAny>> {
-        let threads = self.params.threads;
         let held = self.taken - self.given;
-        let crypter = self.live()?;
+        self.live()?;
         let input = View::new(data, "data")?;
         let src = input.src();
-        let cap = held + src.len();
-        let n = match out {
+        let len = src.len();
+        let cap = held + len;
+        let Stream {
+            crypter, scratch, ..
+        } = self;
+        let crypter = crypter.as_mut().expect("checked live");
+        let run = move |dst: Dst| {
+            detach_if_large(py, len, move || {
+                drive::update(crypter, src, dst, held == 0, scratch)
+            })
+        };
+        let result = match out {
             Some(out) => {
                 let view = out_view(out, cap, &src)?;
-                let dst = view.dst();
-                let n = py.detach(move || {
-                    let mut scratch = Scratch::new(src.len(), threads);
-                    drive::update(crypter, src, dst, 0, &mut scratch)
-                });
-                self.account(src.len(), n);
-                return Ok(n.into_pyobject(py)?.into_any().unbind());
+                let n = run(view.dst());
+                self.account(len, n);
+                n.into_pyobject(py)?.into_any().unbind()
             }
             None => {
                 let mut produced = 0;
                 let bytes = new_bytes(py, cap, |dst| {
-                    produced = py.detach(move || {
-                        let mut scratch = Scratch::new(src.len(), threads);
-                        drive::update(crypter, src, dst, 0, &mut scratch)
-                    });
+                    produced = run(dst);
                     Ok(produced)
                 })?;
-                self.account(src.len(), produced);
-                bytes
+                self.account(len, produced);
+                bytes.into_any().unbind()
             }
         };
-        Ok(n.into_any().unbind())
+        Ok(result)
     }
 
     fn account(&mut self, taken: usize, given: usize) {
@@ -376,11 +381,8 @@ impl Stream {
         self.live()?;
         let crypter = self.crypter.take().expect("checked live");
         let cap = self.taken - self.given + self.block;
-        let threads = self.params.threads;
-        let run = move |dst: Dst| {
-            let mut scratch = Scratch::new(0, threads);
-            drive::finish(crypter, dst, 0, &mut scratch)
-        };
+        let scratch = &mut self.scratch;
+        let run = move |dst: Dst| drive::finish(crypter, dst, 0, scratch);
         match out {
             Some(out) => {
                 let view = out_view(out, cap, &Src::from_slice(&[]))?;

@@ -43,30 +43,37 @@ fn slab_for(threads: usize) -> usize {
 }
 
 impl Scratch {
-    /// Scratch for inputs of about `len` bytes on `threads` threads (0 = all cores).
-    pub fn new(len: usize, threads: usize) -> Self {
-        let slab = slab_for(threads);
-        // Room for one slab plus what the crypter may hold back (a row of blocks).
-        let cap = len.min(slab) + 1024;
+    /// Scratch for a run on `threads` threads (0 = all cores); its buffer grows to what
+    /// the crypter needs (at most a slab plus a row) and is reused from call to call.
+    pub fn new(threads: usize) -> Self {
         Scratch {
-            buf: Zeroizing::new(Vec::with_capacity(cap)),
-            slab,
+            buf: Zeroizing::new(Vec::new()),
+            slab: slab_for(threads),
         }
     }
 }
 
-/// Runs all of `src` through a fresh crypter `c` (update and finish) into `dst`, which
-/// has room for the result (the input length, plus a block when padding); returns the
-/// bytes written. On error, wipes what it wrote: no partial output.
-///
-/// Whole units go slab by slab: copied to their place in `dst` (unless `dst` is `src`,
-/// in place) and transformed there. The rest — the last partial unit, and the block that
-/// padded decryption holds back for unpadding — goes through `update` and `finish`.
-pub fn run_all(mut c: Crypter, src: Src, dst: Dst, threads: usize) -> Result<usize> {
+/// How much of `len` new input bytes can be transformed in place by a crypter holding
+/// nothing from earlier input: whole units, short of the block padded decryption keeps.
+fn in_place_prefix(c: &Crypter, len: usize) -> usize {
     let unit = c.unit();
-    let held = c.held_back().min(src.len());
-    let body = (src.len() - held) / unit * unit;
-    let slab = (slab_for(threads) / unit).max(1) * unit;
+    (len - c.held_back().min(len)) / unit * unit
+}
+
+/// Feeds `src` to `c`, writing the output to `dst` from offset 0; returns the bytes
+/// written. `dst` must have room for what the crypter holds plus `src.len()`. `fresh`
+/// says the crypter holds nothing from earlier input.
+///
+/// When fresh, whole units go slab by slab: copied to their place in `dst` (unless `dst`
+/// is `src`, in place) and transformed there. The rest goes through the crypter's own
+/// appending `update` into the scratch buffer and is copied out.
+pub fn update(c: &mut Crypter, src: Src, dst: Dst, fresh: bool, s: &mut Scratch) -> usize {
+    let body = if fresh {
+        in_place_prefix(c, src.len())
+    } else {
+        0
+    };
+    let slab = (s.slab / c.unit()).max(1) * c.unit();
     let mut at = 0;
     while at < body {
         let n = slab.min(body - at);
@@ -78,31 +85,12 @@ pub fn run_all(mut c: Crypter, src: Src, dst: Dst, threads: usize) -> Result<usi
             .expect("nothing pending and whole units");
         at += n;
     }
-    let mut tail = Zeroizing::new(Vec::with_capacity(src.len() - body + 2 * unit));
-    c.update(src.piece(body, src.len() - body), &mut tail);
-    match c.finish(&mut tail) {
-        Ok(()) => {
-            dst.write(body, &tail);
-            Ok(body + tail.len())
-        }
-        Err(e) => {
-            // SAFETY: the run is over; nothing else uses `dst`.
-            unsafe { dst.piece_mut(0, body) }.fill(0);
-            Err(e)
-        }
-    }
-}
-
-/// Feeds `src` to `c`, writing the output to `dst` from offset `at`; returns the bytes
-/// written. `dst` must have room for the crypter's pending bytes plus `src.len()`.
-pub fn update(c: &mut Crypter, src: Src, dst: Dst, at: usize, s: &mut Scratch) -> usize {
-    let mut read = 0;
-    let mut written = 0;
+    let (mut read, mut written) = (body, body);
     while read < src.len() {
         let n = s.slab.min(src.len() - read);
         s.buf.clear();
         c.update(src.piece(read, n), &mut s.buf);
-        dst.write(at + written, &s.buf);
+        dst.write(written, &s.buf);
         read += n;
         written += s.buf.len();
     }
@@ -118,4 +106,20 @@ pub fn finish(c: Crypter, dst: Dst, at: usize, s: &mut Scratch) -> Result<usize>
     let n = s.buf.len();
     s.buf.clear();
     Ok(n)
+}
+
+/// Runs all of `src` through a fresh crypter `c` (update and finish) into `dst`, which
+/// has room for the result (the input length, plus a block when padding); returns the
+/// bytes written. On error, wipes what it wrote: no partial output.
+pub fn run_all(mut c: Crypter, src: Src, dst: Dst, threads: usize) -> Result<usize> {
+    let mut s = Scratch::new(threads);
+    let n = update(&mut c, src, dst, true, &mut s);
+    match finish(c, dst, n, &mut s) {
+        Ok(m) => Ok(n + m),
+        Err(e) => {
+            // SAFETY: the run is over; nothing else uses `dst`.
+            unsafe { dst.piece_mut(0, n) }.fill(0);
+            Err(e)
+        }
+    }
 }
