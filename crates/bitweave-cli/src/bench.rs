@@ -19,7 +19,7 @@ use serde::Serialize;
 
 use crate::{gcrypt_peer, openssl_peer, plot};
 
-#[derive(Args)]
+#[derive(Args, Clone)]
 pub struct BenchArgs {
     /// Cipher (aes-128, all modes) or suite (aes-128-cbc); repeatable. Default: all.
     #[arg(long = "cipher", short = 'c')]
@@ -28,8 +28,18 @@ pub struct BenchArgs {
     /// (default: the one each cipher uses by default).
     #[arg(long)]
     backend: Option<String>,
-    /// Buffer size in bytes per call (OpenSSL's `speed` uses 16 KiB).
-    #[arg(long, default_value_t = 16384)]
+    /// Buffer sizes in bytes per call, e.g. `16,64,256,1024,8192,16384` (openssl speed's
+    /// sizes; its headline figure uses 16 KiB): one row per size, the context reused
+    /// across calls as `openssl speed` reuses it.
+    #[arg(
+        long = "size",
+        alias = "sizes",
+        value_delimiter = ',',
+        default_value = "16384"
+    )]
+    sizes: Vec<usize>,
+    /// The size of the row being measured (one of `sizes`).
+    #[arg(skip)]
     size: usize,
     /// Interleave factor for cbc/cfb/ofb rows (other modes run standard).
     #[arg(long, default_value_t = 1)]
@@ -126,9 +136,26 @@ fn selected(names: &[String]) -> Result<(Vec<Suite>, Vec<PiVariant>)> {
 }
 
 pub fn run(args: BenchArgs) -> Result<()> {
-    if args.size == 0 {
+    if args.sizes.contains(&0) {
         bail!("--size must be at least 1 byte");
     }
+    let several = args.sizes.len() > 1;
+    if several && (args.split_sweep || args.tables) {
+        bail!("--split-sweep and --tables take one --size");
+    }
+    let args = BenchArgs {
+        size: args.sizes[0],
+        ..args
+    };
+    // The same arguments at each size.
+    let at_sizes: Vec<BenchArgs> = args
+        .sizes
+        .iter()
+        .map(|&size| BenchArgs {
+            size,
+            ..args.clone()
+        })
+        .collect();
     if let Some(path) = &args.plot {
         plot::check_path(path)?;
     }
@@ -151,7 +178,11 @@ pub fn run(args: BenchArgs) -> Result<()> {
     if !args.json {
         println!(
             "bitweave bench: {} B buffers, cycles = TSC at {:.2} GHz, best of 3 alternating runs; peers on 1 thread: {}, libgcrypt {}",
-            args.size,
+            args.sizes
+                .iter()
+                .map(|s| s.to_string())
+                .collect::<Vec<_>>()
+                .join("/"),
             tsc_hz / 1e9,
             openssl::version::version(),
             gcrypt_peer::version()
@@ -165,10 +196,11 @@ pub fn run(args: BenchArgs) -> Result<()> {
         // A thread sweep also measures the memory system's own limit (`memory_pass`).
         let memory = if sweep { "  memory MB/s  of it" } else { "" };
         println!(
-            "{:<16} {:<3} {:<9} {:>3} {:>3} {:>9} {:>8} {:>8} {:>7} {:>8} {:>7}{memory}",
+            "{:<16} {:<3} {:<9}{} {:>3} {:>3} {:>9} {:>8} {:>8} {:>7} {:>8} {:>7}{memory}",
             "suite",
             "dir",
             "backend",
+            bytes_column(several, "bytes"),
             "thr",
             "N",
             "MB/s",
@@ -188,20 +220,22 @@ pub fn run(args: BenchArgs) -> Result<()> {
         for info in backends {
             for &threads in &args.threads {
                 for &dir in &directions {
-                    let row = measure(
-                        &suite,
-                        dir,
-                        &info,
-                        &args,
-                        args.interleave,
-                        threads,
-                        budget,
-                        tsc_hz,
-                    )?;
-                    if !args.json {
-                        print_row(&row);
+                    for a in &at_sizes {
+                        let row = measure(
+                            &suite,
+                            dir,
+                            &info,
+                            a,
+                            args.interleave,
+                            threads,
+                            budget,
+                            tsc_hz,
+                        )?;
+                        if !args.json {
+                            print_row(&row, several);
+                        }
+                        rows.push(row);
                     }
-                    rows.push(row);
                 }
             }
         }
@@ -212,8 +246,16 @@ pub fn run(args: BenchArgs) -> Result<()> {
              measured here; msgs = messages per call"
         );
         println!(
-            "{:<16} {:<3} {:<9} {:>5} {:>9} {:>8} {:>9} {:>7}",
-            "π-Cipher v2", "dir", "backend", "msgs", "MB/s", "c/B", "goptv* c/B", "vs goptv*"
+            "{:<16} {:<3} {:<9}{} {:>5} {:>9} {:>8} {:>9} {:>7}",
+            "π-Cipher v2",
+            "dir",
+            "backend",
+            bytes_column(several, "bytes"),
+            "msgs",
+            "MB/s",
+            "c/B",
+            "goptv* c/B",
+            "vs goptv*"
         );
     }
     for v in variants {
@@ -232,11 +274,13 @@ pub fn run(args: BenchArgs) -> Result<()> {
             counts.dedup();
             for messages in counts {
                 for &dir in &directions {
-                    let row = measure_aead(v, backend, dir, messages, &args, budget, tsc_hz)?;
-                    if !args.json {
-                        print_aead_row(&row);
+                    for a in &at_sizes {
+                        let row = measure_aead(v, backend, dir, messages, a, budget, tsc_hz)?;
+                        if !args.json {
+                            print_aead_row(&row, several);
+                        }
+                        rows.push(row);
                     }
-                    rows.push(row);
                 }
             }
         }
@@ -419,13 +463,23 @@ fn rate(mbps: f64) -> String {
     }
 }
 
-fn print_aead_row(r: &Row) {
+/// The bytes-per-call column, present when several sizes are measured.
+fn bytes_column(several: bool, value: impl std::fmt::Display) -> String {
+    if several {
+        format!(" {value:>8}")
+    } else {
+        String::new()
+    }
+}
+
+fn print_aead_row(r: &Row, several: bool) {
     let opt = |v: Option<f64>| v.map_or("-".to_string(), |x| format!("{x:.2}"));
     println!(
-        "{:<16} {:<3} {:<9} {:>5} {:>9} {:>8.2} {:>10} {:>9}",
+        "{:<16} {:<3} {:<9}{} {:>5} {:>9} {:>8.2} {:>10} {:>9}",
         r.cipher,
         r.direction,
         r.backend,
+        bytes_column(several, r.bytes),
         r.interleave,
         rate(r.gbps * 1e3),
         r.cycles_per_byte,
@@ -434,16 +488,17 @@ fn print_aead_row(r: &Row) {
     );
 }
 
-fn print_row(r: &Row) {
+fn print_row(r: &Row, several: bool) {
     let opt = |v: Option<f64>, prec: usize| v.map_or("-".to_string(), |x| format!("{x:.prec$}"));
     let memory = r.memory_gbps.map_or(String::new(), |m| {
         format!(" {:>9.1} {:>6.0}%", m * 1e3, 100.0 * r.gbps / m)
     });
     println!(
-        "{:<16} {:<3} {:<9} {:>3} {:>3} {:>9} {:>8.2} {:>8} {:>7} {:>8} {:>7}{memory}",
+        "{:<16} {:<3} {:<9}{} {:>3} {:>3} {:>9} {:>8.2} {:>8} {:>7} {:>8} {:>7}{memory}",
         r.cipher,
         r.direction,
         r.backend,
+        bytes_column(several, r.bytes),
         r.threads,
         r.interleave,
         rate(r.gbps * 1e3),
