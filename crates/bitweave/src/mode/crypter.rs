@@ -104,7 +104,7 @@ impl Crypter {
         out.extend_from_slice(&self.pending);
         out.extend_from_slice(input);
         let avail = out.len() - start;
-        let ready = avail.saturating_sub(self.held_back()) / self.unit * self.unit;
+        let ready = self.whole_units(avail.saturating_sub(self.held_back()));
         self.pending.clear();
         self.pending.extend_from_slice(&out[start + ready..]);
         out.truncate(start + ready);
@@ -129,12 +129,23 @@ impl Crypter {
     /// place too (the block it keeps for unpadding is in the input still to come). The
     /// end of the input goes through [`update`](Self::update) and [`finish`](Self::finish).
     pub fn update_in_place_before_end(&mut self, data: &mut [u8]) -> Result<()> {
-        if !self.pending.is_empty() || !data.len().is_multiple_of(self.unit) {
+        if !self.pending.is_empty() || self.whole_units(data.len()) != data.len() {
             return Err(Error::InPlaceUnavailable { unit: self.unit });
         }
         self.total += data.len() as u64;
         self.process(data);
         Ok(())
+    }
+
+    /// The largest multiple of the unit in `n` bytes. A power-of-two unit (every block
+    /// size, and interleave factors of powers of two) takes a mask: a division costs a
+    /// one-block call about a quarter of its time.
+    fn whole_units(&self, n: usize) -> usize {
+        if self.unit.is_power_of_two() {
+            n & !(self.unit - 1)
+        } else {
+            n / self.unit * self.unit
+        }
     }
 
     /// Bytes that must be whole for in-place work (a block; a row of N blocks when

@@ -737,18 +737,26 @@ unsafe fn ctr_vaes256(aes: &AesX86, counter: &mut [u8], data: &mut [u8]) {
     let (k, rounds) = (aes.enc.v256(), aes.rounds);
     let mut ctr = u128::from_be_bytes(counter[..16].try_into().unwrap());
     let len = data.len();
-    let mut groups = data.chunks_exact_mut(256);
-    if len >= 256 {
-        let blocks = GroupCounters::new(k[0], ctr);
-        for (n, g) in (&mut groups).enumerate() {
+    let k0 = k[0];
+    // Whole groups from two on: building the per-call group pattern costs about what
+    // counting one group's registers directly does, so a single group does the latter.
+    let grouped = if len >= 512 { len / 256 * 256 } else { 0 };
+    let (head, mut rest) = data.split_at_mut(grouped);
+    if grouped > 0 {
+        let blocks = GroupCounters::new(k0, ctr);
+        for (n, g) in head.chunks_exact_mut(256).enumerate() {
             prefetch_ahead::<4>(g.as_ptr(), len - 256 * n);
             // SAFETY: `g` is 256 bytes, eight registers.
             unsafe { ctr_rounds_xor_vaes256(k, rounds, blocks.at(ctr), g) };
             ctr = ctr.wrapping_add(16);
         }
+    } else if rest.len() > 256 {
+        let (g, r) = rest.split_at_mut(256);
+        // SAFETY: `g` is 256 bytes, eight registers.
+        unsafe { ctr_rounds_xor_vaes256::<8>(k, rounds, counter_registers(k0, ctr), g) };
+        ctr = ctr.wrapping_add(16);
+        rest = r;
     }
-    let rest = groups.into_remainder();
-    let k0 = k[0];
     // SAFETY: each arm's registers cover the tail.
     unsafe {
         match rest.len().div_ceil(32) {
