@@ -88,3 +88,22 @@ row "seal --key-file, file to pipe (peer: openssl enc | openssl dgst -hmac)" \
 row "open --key-file, file to new file (peer: cp)" \
   "$bw open --key-file $work/key -i $work/sealed -o $work/out --quiet" \
   "cp $work/sealed $work/out"
+
+# Python's file functions and the Dask ranges, when an interpreter with bitweave installed
+# is at hand (scripts/test-python.sh builds one; PYTHON_BW names another).
+py="${PYTHON_BW:-$PWD/target/python/venv/bin/python}"
+if [ -x "$py" ] && "$py" -c "import bitweave.dask, dask.distributed" 2> /dev/null; then
+  key="open('$work/key', 'rb').read()"
+  row "Python seal_file, file to new file (peer: cp)" \
+    "$py -c \"import bitweave; bitweave.seal_file('$in', '$work/out', key=$key)\"" \
+    "cp $in $work/out"
+  row "Python open_file, file to new file (peer: cp)" \
+    "$py -c \"import bitweave; bitweave.open_file('$work/sealed', '$work/out', key=$key)\"" \
+    "cp $work/sealed $work/out"
+  row "python -m bitweave.dask encrypt, 2 local workers (peer: openssl enc aes-256-ctr)" \
+    "$py -m bitweave.dask encrypt $in $work/out --key-file $work/key --workers 2 --range-size 64M" \
+    "openssl enc -aes-256-ctr -K $k32 -iv $iv -in $in -out $work/out"
+else
+  echo
+  echo "(Python rows not run: no interpreter with bitweave and dask at $py; run scripts/test-python.sh first, or set PYTHON_BW)"
+fi
