@@ -10,6 +10,8 @@
 use pyo3::buffer::PyUntypedBuffer;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyString;
+use zeroize::Zeroizing;
 
 /// A read-only view of a buffer's bytes.
 pub struct View {
@@ -36,6 +38,16 @@ fn contiguous(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<PyUntypedBuffer> {
         )));
     }
     Ok(buf)
+}
+
+/// A secret given as a `str` (taken as UTF-8, as a terminal passes it) or as any
+/// bytes-like object, copied into memory that is wiped on drop.
+pub fn secret_bytes(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Zeroizing<Vec<u8>>> {
+    let bytes = match obj.cast::<PyString>() {
+        Ok(s) => s.to_str()?.as_bytes().to_vec(),
+        Err(_) => View::new(obj, what)?.as_slice().to_vec(),
+    };
+    Ok(Zeroizing::new(bytes))
 }
 
 impl View {

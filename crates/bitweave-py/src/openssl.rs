@@ -6,22 +6,10 @@ use bitweave::salted::{self, Kdf, Md};
 use bitweave::{Direction, Suite};
 use pyo3::exceptions::PyUserWarning;
 use pyo3::prelude::*;
-use pyo3::types::PyString;
-use zeroize::Zeroizing;
 
-use crate::buffer::View;
+use crate::buffer::{secret_bytes, View};
 use crate::crypt::Keyed;
 use crate::error::{msg, to_py};
-
-/// The password's bytes, wiped after use: a `str` is taken as UTF-8 (as a terminal
-/// passes it to openssl), anything else as a bytes-like object.
-fn password_bytes(obj: &Bound<'_, PyAny>) -> PyResult<Zeroizing<Vec<u8>>> {
-    let bytes = match obj.cast::<PyString>() {
-        Ok(s) => s.to_str()?.as_bytes().to_vec(),
-        Err(_) => View::new(obj, "password")?.as_slice().to_vec(),
-    };
-    Ok(Zeroizing::new(bytes))
-}
 
 /// Where a run's salt comes from and goes, as openssl has it: a fresh salt is written in
 /// a header before the ciphertext, and read from there when decrypting; a fixed salt
@@ -122,7 +110,7 @@ fn run(
     } else {
         0
     };
-    let password = password_bytes(password)?;
+    let password = secret_bytes(password, "password")?;
     let salt = salting.salt.map_or(Vec::new(), |s| s.to_vec());
     // PBKDF2 takes milliseconds: other Python threads may run meanwhile.
     let derived =

@@ -20,7 +20,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 use zeroize::Zeroizing;
 
-use crate::buffer::View;
+use crate::buffer::{secret_bytes, View};
 use crate::error::{msg, to_py, AuthenticationError};
 
 /// The secret from `key=` (32 bytes) or `passphrase=` (str or bytes): exactly one.
@@ -46,13 +46,13 @@ fn secret(
             Ok(Secret::Key(raw))
         }
         (None, Some(p)) => {
-            let bytes: Zeroizing<Vec<u8>> = if let Ok(s) = p.cast::<PyString>() {
-                Zeroizing::new(s.to_str()?.as_bytes().to_vec())
-            } else if let Ok(v) = View::new(p, "passphrase") {
-                Zeroizing::new(v.as_slice().to_vec())
-            } else {
-                return Err(PyTypeError::new_err("passphrase must be str or bytes"));
-            };
+            let bytes = secret_bytes(p, "passphrase").map_err(|e| {
+                if p.is_instance_of::<PyString>() {
+                    e
+                } else {
+                    PyTypeError::new_err("passphrase must be str or bytes")
+                }
+            })?;
             if bytes.is_empty() {
                 return Err(msg("the passphrase is empty"));
             }
