@@ -18,8 +18,12 @@ fn g_functions() -> Vec<(&'static str, GFn)> {
     #[allow(unused_mut)]
     let mut v: Vec<(&'static str, GFn)> = vec![("ct64", Box::new(|w| Some(seed::ct::g_word(w))))];
     #[cfg(target_arch = "x86_64")]
-    for level in [seed::x86::Level::Gfni512, seed::x86::Level::Gfni256] {
-        v.push((level.name(), Box::new(move |w| level.g(w))));
+    {
+        use seed::x86::Level;
+        for level in [Level::Gfni512, Level::Gfni256, Level::Vaes256] {
+            v.push((level.name(), Box::new(move |w| level.g(w))));
+        }
+        v.push(("aesni", Box::new(seed::aesni::SeedAesNi::g)));
     }
     v
 }
@@ -193,13 +197,17 @@ fn every_seed_backend_matches_soft_in_the_modes() {
     }
 }
 
-/// The default SEED backend is constant-time now, on every CPU.
+/// The default SEED backends, for batches and for serial work, are constant-time, on
+/// every CPU.
 #[test]
-fn default_seed_backend_is_constant_time() {
-    let best = &registry::usable(CipherKind::Seed)[0];
-    assert!(
-        best.constant_time,
-        "default SEED backend {} is not",
-        best.name
-    );
+fn default_seed_backends_are_constant_time() {
+    for shape in [registry::Shape::Batch, registry::Shape::Serial] {
+        let best = &registry::usable_for(CipherKind::Seed, shape)[0];
+        eprintln!("default SEED backend for {shape:?}: {}", best.name);
+        assert!(
+            best.constant_time,
+            "default SEED backend for {shape:?} {} is not",
+            best.name
+        );
+    }
 }

@@ -245,6 +245,21 @@ fn seed_simd(v: &mut Vec<BackendInfo>) {
             (Level::Gfni256, 35, build::<0>),
             (Level::Gfni512, 40, build::<1>),
         ];
+        // One block at a time on AES-NI: serial work only (a chain's G functions run one
+        // after another), above `vaes256` running its batch kernel on one block, below
+        // the GFNI levels (not measured against them: no GFNI CPU here).
+        v.push(BackendInfo {
+            cipher: CipherKind::Seed,
+            name: "aesni",
+            features: seed::aesni::FEATURES,
+            priority: 15,
+            serial_priority: 32,
+            width: 1,
+            constant_time: true,
+            build: |k| {
+                Box::new(seed::aesni::SeedAesNi::new(k).expect("registry checked availability"))
+            },
+        });
         for (level, priority, build) in levels {
             v.push(BackendInfo {
                 cipher: CipherKind::Seed,

@@ -11,6 +11,8 @@
 
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
+#[cfg(target_arch = "x86_64")]
+pub mod aesni;
 pub mod ct;
 pub mod field;
 pub mod soft;

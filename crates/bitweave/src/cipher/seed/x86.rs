@@ -188,9 +188,9 @@ const fn word_shuffle(map: [u8; 4]) -> [u8; 16] {
 /// Reverses the bytes of every 32-bit word (big-endian block words ↔ native integers).
 static BSWAP32: [u8; 16] = word_shuffle([3, 2, 1, 0]);
 /// Rotations left by 8, 16, 24 bits inside every 32-bit word (byte d takes byte d - r).
-static ROTL8: [u8; 16] = word_shuffle([3, 0, 1, 2]);
-static ROTL16: [u8; 16] = word_shuffle([2, 3, 0, 1]);
-static ROTL24: [u8; 16] = word_shuffle([1, 2, 3, 0]);
+pub(super) static ROTL8: [u8; 16] = word_shuffle([3, 0, 1, 2]);
+pub(super) static ROTL16: [u8; 16] = word_shuffle([2, 3, 0, 1]);
+pub(super) static ROTL24: [u8; 16] = word_shuffle([1, 2, 3, 0]);
 
 /// The inverse of AES's ShiftRows as a byte shuffle (byte r + 4c takes byte
 /// r + 4((c - r) mod 4)), so that AESENCLAST's ShiftRows puts every byte back in place.
