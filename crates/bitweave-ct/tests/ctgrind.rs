@@ -8,17 +8,50 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::OnceLock;
 use std::time::Duration;
 
 use bitweave_ct::runner::{self, Outcome, VG_ERROR_EXIT};
 
-const BIN: &str = env!("CARGO_BIN_EXE_bitweave-ct");
+/// The harness as `cargo test` built it (test profile), for the checks that need no
+/// valgrind run of the library's optimised code.
+const TEST_BIN: &str = env!("CARGO_BIN_EXE_bitweave-ct");
 
 /// Wall-clock bound of one valgrind run (each takes a few seconds).
 const LIMIT: Duration = Duration::from_secs(240);
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The harness built the way users get the library — the `ct` profile, which is
+/// `release` (LTO, one codegen unit) plus line tables so reports name source lines —
+/// built once per test run into `target/ct` (its own target directory, so the `cargo`
+/// running these tests does not hold its lock).
+fn harness() -> &'static Path {
+    static BIN: OnceLock<PathBuf> = OnceLock::new();
+    BIN.get_or_init(|| {
+        let target = root().join("target/ct");
+        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+        let out = Command::new(cargo)
+            .args(["build", "--quiet", "--profile", "ct", "-p", "bitweave-ct"])
+            .arg("--target-dir")
+            .arg(&target)
+            .current_dir(root())
+            .output()
+            .expect("run cargo to build the ct profile");
+        assert!(
+            out.status.success(),
+            "building bitweave-ct with --profile ct failed:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let bin = target.join("ct/bitweave-ct");
+        eprintln!(
+            "ctgrind runs {} (profile ct: release + line tables)",
+            bin.display()
+        );
+        bin
+    })
 }
 
 fn require_valgrind() {
@@ -29,7 +62,7 @@ fn require_valgrind() {
 
 fn ctgrind(targets: &[&str]) -> Outcome {
     require_valgrind();
-    let o = runner::run(Path::new(BIN), &root(), targets, LIMIT).unwrap_or_else(|e| panic!("{e}"));
+    let o = runner::run(harness(), &root(), targets, LIMIT).unwrap_or_else(|e| panic!("{e}"));
     eprintln!("{}{:.1} s under valgrind", o.stdout, o.seconds);
     o
 }
@@ -191,7 +224,7 @@ fn ctgrind_refuses_backends_valgrind_cannot_run() {
 /// Outside valgrind the harness refuses to run (a clean exit would mean nothing).
 #[test]
 fn ctgrind_refuses_to_run_natively() {
-    let out = Command::new(BIN)
+    let out = Command::new(TEST_BIN)
         .args(["ctgrind", "aes-128/sliced64"])
         .output()
         .unwrap();
