@@ -146,10 +146,12 @@ pub fn run(args: CryptArgs, direction: Direction, quiet: bool) -> Result<()> {
                 );
             }
             let source = args.pass.as_deref();
-            let (derived, salt) = password_key(&args, source, suite, direction, &mut input)?;
+            let PasswordKey {
+                derived,
+                salt,
+                header,
+            } = password_key(&args, source, suite, direction, &mut input)?;
             let iv = explicit_iv.unwrap_or(derived.iv);
-            let fresh_salt = direction == Direction::Encrypt && args.salt.is_none();
-            let header = salt.filter(|_| fresh_salt).map(|s| salted::header(&s));
             (derived.key, iv, salt, header)
         }
     };
@@ -195,16 +197,24 @@ pub fn run(args: CryptArgs, direction: Direction, quiet: bool) -> Result<()> {
     out.commit()
 }
 
+/// What a password gives a run.
+struct PasswordKey {
+    derived: salted::Derived,
+    salt: Option<[u8; 8]>,
+    /// The header to write (with a fresh salt only).
+    header: Option<[u8; salted::HEADER_LEN]>,
+}
+
 /// Key and IV from the password (from `source`, or asked on the terminal as openssl
 /// does): the salt is fresh (or `-S`) when encrypting and read from the input's
-/// `Salted__` header when decrypting; none with `--nosalt`.
+/// `Salted__` header when decrypting; none with `--nosalt` ([`salted::SaltRule`]).
 fn password_key(
     args: &CryptArgs,
     source: Option<&str>,
     suite: Suite,
     direction: Direction,
     input: &mut input::Input,
-) -> Result<(salted::Derived, Option<[u8; 8]>)> {
+) -> Result<PasswordKey> {
     let md: salted::Md = args.md.parse()?;
     // Asked first, as openssl does: nothing is printed before the password is known.
     let password = match source {
@@ -229,37 +239,42 @@ fn password_key(
         eprintln!("*** WARNING : deprecated key derivation used.\nUsing -iter or -pbkdf2 would be better.");
         salted::Kdf::Legacy(md)
     };
-    // As openssl: a salt given with -S is not written to the output, nor read from the
-    // input; the header exists only with a fresh salt.
-    let salt: Option<[u8; 8]> = match (args.nosalt, direction, &args.salt) {
-        (true, _, _) => None,
-        (false, _, Some(hex)) => {
+    let given: Option<[u8; 8]> = match &args.salt {
+        Some(hex) if !args.nosalt => {
             let v = parse_hex("salt (-S)", hex)?;
             Some(v[..].try_into().map_err(|_| {
                 anyhow!("salt (-S) must be 8 bytes (16 hex digits), not {}", v.len())
             })?)
         }
-        (false, Direction::Decrypt, None) => {
+        _ => None,
+    };
+    let rule = salted::SaltRule::new(args.nosalt, given, direction);
+    let salt: Option<[u8; 8]> = match rule {
+        salted::SaltRule::None => None,
+        salted::SaltRule::Given(s) => Some(s),
+        salted::SaltRule::Fresh => Some(salted::random_salt()?),
+        salted::SaltRule::FromHeader => {
             let mut h = [0u8; salted::HEADER_LEN];
             let n = read_up_to(&mut input.reader, &mut h)
                 .map_err(|e| anyhow!("cannot read {}: {}", input.name, reason(&e)))?;
             Some(salted::read_salt(&h[..n]).map_err(|e| anyhow!("{}: {e}", input.name))?)
         }
-        (false, Direction::Encrypt, None) => Some(salted::random_salt()?),
-    };
-    let iv_len = if suite.mode.takes_iv() {
-        suite.cipher.block_size()
-    } else {
-        0
     };
     let derived = salted::derive(
         kdf,
         &password,
         salt.as_ref().map_or(&[][..], |s| &s[..]),
         suite.cipher.key_len(),
-        iv_len,
+        salted::iv_len(suite),
     );
-    Ok((derived, salt))
+    let header = salt
+        .filter(|_| rule == salted::SaltRule::Fresh)
+        .map(|s| salted::header(&s));
+    Ok(PasswordKey {
+        derived,
+        salt,
+        header,
+    })
 }
 
 /// Reads until `buf` is full or the input ends; returns how many bytes came.

@@ -2,7 +2,7 @@
 //! read and write the same bytes as `openssl enc -pass … [-pbkdf2]` and `bitweave enc
 //! --pass …`, on the library's format and KDFs (`bitweave::salted`).
 
-use bitweave::salted::{self, Kdf, Md};
+use bitweave::salted::{self, Kdf, Md, SaltRule};
 use bitweave::{Direction, Suite};
 use pyo3::exceptions::PyUserWarning;
 use pyo3::prelude::*;
@@ -11,9 +11,8 @@ use crate::buffer::{secret_bytes, View};
 use crate::crypt::Keyed;
 use crate::error::{msg, to_py};
 
-/// Where a run's salt comes from and goes, as openssl has it: a fresh salt is written in
-/// a header before the ciphertext, and read from there when decrypting; a fixed salt
-/// (`-S`) is neither written nor read; `-nosalt` has no salt at all.
+/// A run's salt, the header bytes to skip in the input and the header to write, by
+/// openssl's rules ([`SaltRule`], shared with the CLI).
 struct Salting {
     salt: Option<[u8; 8]>,
     /// Header bytes to skip at the start of the input.
@@ -29,43 +28,34 @@ impl Salting {
         salt: Option<&Bound<'_, PyAny>>,
         nosalt: bool,
     ) -> PyResult<Self> {
-        let none = Salting {
-            salt: None,
-            read: 0,
-            write: None,
+        if nosalt && salt.is_some() {
+            return Err(msg("give salt or nosalt=True, not both"));
+        }
+        let given: Option<[u8; 8]> = match salt {
+            Some(obj) => {
+                let v = View::new(obj, "salt")?;
+                Some(
+                    v.as_slice()
+                        .try_into()
+                        .map_err(|_| msg(format!("salt must be 8 bytes, not {}", v.len())))?,
+                )
+            }
+            None => None,
         };
-        if nosalt {
-            if salt.is_some() {
-                return Err(msg("give salt or nosalt=True, not both"));
-            }
-            return Ok(none);
-        }
-        if let Some(obj) = salt {
-            let v = View::new(obj, "salt")?;
-            let fixed: [u8; 8] = v
-                .as_slice()
-                .try_into()
-                .map_err(|_| msg(format!("salt must be 8 bytes, not {}", v.len())))?;
-            return Ok(Salting {
-                salt: Some(fixed),
-                ..none
-            });
-        }
-        Ok(match dir {
-            Direction::Encrypt => {
+        let (salt, read, write) = match SaltRule::new(nosalt, given, dir) {
+            SaltRule::None => (None, 0, None),
+            SaltRule::Given(s) => (Some(s), 0, None),
+            SaltRule::Fresh => {
                 let s = salted::random_salt().map_err(to_py)?;
-                Salting {
-                    salt: Some(s),
-                    read: 0,
-                    write: Some(salted::header(&s)),
-                }
+                (Some(s), 0, Some(salted::header(&s)))
             }
-            Direction::Decrypt => Salting {
-                salt: Some(salted::read_salt(data).map_err(to_py)?),
-                read: salted::HEADER_LEN,
-                write: None,
-            },
-        })
+            SaltRule::FromHeader => (
+                Some(salted::read_salt(data).map_err(to_py)?),
+                salted::HEADER_LEN,
+                None,
+            ),
+        };
+        Ok(Salting { salt, read, write })
     }
 }
 
@@ -105,11 +95,7 @@ fn run(
     };
     let input = View::new(data, "data")?;
     let salting = Salting::new(dir, input.as_slice(), salt, nosalt)?;
-    let iv_len = if suite.mode.takes_iv() {
-        suite.cipher.block_size()
-    } else {
-        0
-    };
+    let iv_len = salted::iv_len(suite);
     let password = secret_bytes(password, "password")?;
     let salt = salting.salt.map_or(Vec::new(), |s| s.to_vec());
     // PBKDF2 takes milliseconds: other Python threads may run meanwhile.

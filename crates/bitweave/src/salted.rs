@@ -18,6 +18,7 @@ use sha2::{Sha256, Sha512};
 use zeroize::Zeroizing;
 
 use crate::error::{Error, Result};
+use crate::{Direction, Suite};
 
 /// The first 8 bytes of a salted file.
 pub const MAGIC: &[u8; 8] = b"Salted__";
@@ -136,6 +137,42 @@ pub fn read_salt(data: &[u8]) -> Result<[u8; 8]> {
     Err(Error::Salted(message))
 }
 
+/// Where a password run's salt comes from — `openssl enc`'s rules, shared by the CLI and
+/// the Python package so both write and read the same files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SaltRule {
+    /// `-nosalt`: no salt, no header (it wins over a given salt, as in openssl).
+    None,
+    /// `-S HEX`: this salt; no header is written, and none is read.
+    Given([u8; 8]),
+    /// Encryption without `-S`: a fresh random salt, written as the 16-byte header.
+    Fresh,
+    /// Decryption without `-S`: the salt is read from the input's header.
+    FromHeader,
+}
+
+impl SaltRule {
+    /// The rule for a run in `direction` with `-nosalt` and `-S` as given.
+    pub fn new(nosalt: bool, given: Option<[u8; 8]>, direction: Direction) -> Self {
+        match (nosalt, given, direction) {
+            (true, _, _) => SaltRule::None,
+            (false, Some(s), _) => SaltRule::Given(s),
+            (false, None, Direction::Encrypt) => SaltRule::Fresh,
+            (false, None, Direction::Decrypt) => SaltRule::FromHeader,
+        }
+    }
+}
+
+/// IV bytes a password run derives for `suite`: a block for the modes that take an IV,
+/// none for ECB (as `openssl enc -P` prints no `iv=` line then).
+pub fn iv_len(suite: Suite) -> usize {
+    if suite.mode.takes_iv() {
+        suite.cipher.block_size()
+    } else {
+        0
+    }
+}
+
 /// A fresh random salt.
 pub fn random_salt() -> Result<[u8; 8]> {
     let mut s = [0u8; 8];
@@ -147,6 +184,20 @@ pub fn random_salt() -> Result<[u8; 8]> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn salt_rules_follow_openssl() {
+        use Direction::{Decrypt, Encrypt};
+        let s = [7u8; 8];
+        assert_eq!(SaltRule::new(true, Some(s), Encrypt), SaltRule::None);
+        assert_eq!(SaltRule::new(true, None, Decrypt), SaltRule::None);
+        assert_eq!(SaltRule::new(false, Some(s), Decrypt), SaltRule::Given(s));
+        assert_eq!(SaltRule::new(false, None, Encrypt), SaltRule::Fresh);
+        assert_eq!(SaltRule::new(false, None, Decrypt), SaltRule::FromHeader);
+        let ecb: Suite = "aes-128-ecb".parse().unwrap();
+        let cbc: Suite = "des-ede3-cbc".parse().unwrap();
+        assert_eq!((iv_len(ecb), iv_len(cbc)), (0, 8));
+    }
 
     /// Values printed by `openssl enc -P` (OpenSSL 3.0.x), fixed here so the test does
     /// not depend on the local openssl or its defaults.
