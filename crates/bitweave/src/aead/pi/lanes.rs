@@ -155,30 +155,46 @@ fn round_keys<W: Word>() -> [([W; 4], [W; 4]); ROUNDS] {
 #[inline(always)]
 fn pi_arx<A: Arx>(x: &mut [A; STATE_WORDS]) {
     let ch = |x: &[A; STATE_WORDS], i: usize| [x[4 * i], x[4 * i + 1], x[4 * i + 2], x[4 * i + 3]];
-    let mut nx = [nu(ch(x, 0)), nu(ch(x, 1)), nu(ch(x, 2)), nu(ch(x, 3))];
-    for (r, (muc, nuc2)) in round_keys::<A::Word>().into_iter().enumerate() {
-        let (muc, nuc2) = (muc.map(A::splat), nuc2.map(A::splat));
-        // E1; each μ(J_k) is needed twice (by E1 and by E2), computed once.
-        let m0 = mu(sigma(muc, nx[0]));
-        let m1 = mu(sigma(m0, nx[1]));
-        let m2 = mu(sigma(m1, nx[2]));
-        let j3 = sigma(m2, nx[3]);
-        // E2, keeping the ν images for the next round.
-        let i3 = sigma(mu(j3), nuc2);
-        let n3 = nu(i3);
-        let i2 = sigma(m2, n3);
-        let n2 = nu(i2);
-        let i1 = sigma(m1, n2);
-        let n1 = nu(i1);
-        let i0 = sigma(m0, n1);
-        if r + 1 < ROUNDS {
-            nx = [nu(i0), n1, n2, n3];
-        } else {
-            x[0..4].copy_from_slice(&i0);
-            x[4..8].copy_from_slice(&i1);
-            x[8..12].copy_from_slice(&i2);
-            x[12..16].copy_from_slice(&i3);
-        }
+    let keys = round_keys::<A::Word>();
+    // The three rounds written out, so each round's constants are immediates: as a loop,
+    // LLVM kept it rolled with the constants in a stack array.
+    const _: () = assert!(ROUNDS == 3);
+    let nx = [nu(ch(x, 0)), nu(ch(x, 1)), nu(ch(x, 2)), nu(ch(x, 3))];
+    let r = round(&keys[0], nx);
+    let r = round(&keys[1], [nu(r.i[0]), r.n[0], r.n[1], r.n[2]]);
+    let r = round(&keys[2], [nu(r.i[0]), r.n[0], r.n[1], r.n[2]]);
+    for (c, chunk) in r.i.iter().enumerate() {
+        x[4 * c..4 * c + 4].copy_from_slice(chunk);
+    }
+}
+
+/// A round's new chunks I0'..I3' and ν(I1'), ν(I2'), ν(I3'), which E2 computes anyway
+/// and the next round reuses (a chunk is only ever read through ν).
+struct RoundOut<A> {
+    i: [[A; 4]; 4],
+    n: [[A; 4]; 3],
+}
+
+/// One round (E1 then E2) on the ν images `nx` of the state's four chunks.
+#[inline(always)]
+fn round<A: Arx>(k: &([A::Word; 4], [A::Word; 4]), nx: [[A; 4]; 4]) -> RoundOut<A> {
+    let (muc, nuc2) = (k.0.map(A::splat), k.1.map(A::splat));
+    // E1; each μ(J_k) is needed twice (by E1 and by E2), computed once.
+    let m0 = mu(sigma(muc, nx[0]));
+    let m1 = mu(sigma(m0, nx[1]));
+    let m2 = mu(sigma(m1, nx[2]));
+    let j3 = sigma(m2, nx[3]);
+    // E2, keeping the ν images for the next round.
+    let i3 = sigma(mu(j3), nuc2);
+    let n3 = nu(i3);
+    let i2 = sigma(m2, n3);
+    let n2 = nu(i2);
+    let i1 = sigma(m1, n2);
+    let n1 = nu(i1);
+    let i0 = sigma(m0, n1);
+    RoundOut {
+        i: [i0, i1, i2, i3],
+        n: [n1, n2, n3],
     }
 }
 
