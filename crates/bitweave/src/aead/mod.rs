@@ -639,7 +639,8 @@ fn steps_ref<W: Word>(m: u8, c: &[W; 16], ctr: u64, d: &[u8], o: &mut [u8], t: &
 /// The portable bulk path: the scalar π block by block. The word-sliced lane kernel,
 /// compiled for the baseline (SSE2 on x86-64), came out as scalar code with most words
 /// spilled: measured on AMD Zen 3 (2026-11-26, 16 KiB, one message) 13.4 / 31 / 86 c/B for
-/// π64 / π32 / π16 against 8.0 / 16.8 / 35 for the scalar π; two states interleaved as
+/// π64 / π32 / π16 against 8.0 / 16.8 / 35 for the scalar π (5.9 / 11.9 / 24.5 since its
+/// rounds are written out, [`pi::lanes`]); two states interleaved as
 /// scalars (more ILP, more spills) measured no better. On ARM64 (31 registers, native
 /// rotates) the scalar π fits the register file better still.
 fn steps_portable<W: Word>(m: u8, c: &[W; 16], ctr: u64, d: &[u8], o: &mut [u8], t: &mut [W; 8]) {
