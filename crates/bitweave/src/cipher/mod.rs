@@ -303,6 +303,35 @@ pub fn chains_as_rows<C: BlockCipher + ?Sized>(
     c.encrypt_chain_rows(feedback, state, &mut rows);
 }
 
+/// N interleaved chains run one after another for a single-block backend: `chain(state,
+/// blocks)` runs one chain (`state` one block of `bs` bytes) over contiguous blocks. One
+/// chain runs in place; with several, chain k owns blocks k, k+N, ...: it is gathered,
+/// run and scattered back (each chain is serial anyway).
+pub(crate) fn chains_one_by_one(
+    bs: usize,
+    state: &mut [u8],
+    data: &mut [u8],
+    mut chain: impl FnMut(&mut [u8], &mut [u8]),
+) {
+    let n = state.len();
+    assert!(n > 0 && data.len().is_multiple_of(n), "whole rows only");
+    if n == bs {
+        return chain(state, data);
+    }
+    let rows = data.len() / n;
+    let mut column = vec![0u8; rows * bs];
+    for k in 0..n / bs {
+        for (i, b) in column.chunks_exact_mut(bs).enumerate() {
+            b.copy_from_slice(&data[i * n + bs * k..][..bs]);
+        }
+        chain(&mut state[bs * k..bs * k + bs], &mut column);
+        for (i, b) in column.chunks_exact(bs).enumerate() {
+            data[i * n + bs * k..][..bs].copy_from_slice(b);
+        }
+    }
+    wipe(&mut column);
+}
+
 /// The portable chain loop: each row of N blocks is one batch for `encrypt_blocks`.
 pub fn chains_by_rows<C: BlockCipher + ?Sized>(
     c: &C,

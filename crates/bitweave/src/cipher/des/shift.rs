@@ -382,24 +382,7 @@ impl BlockCipher for DesShift {
     /// One chain runs in the IP domain with its feedback in registers; several chains
     /// run one after another (each is serial anyway).
     fn encrypt_chains(&self, feedback: Feedback, state: &mut [u8], data: &mut [u8]) {
-        let n = state.len();
-        assert!(n > 0 && data.len().is_multiple_of(n), "whole rows only");
-        if n == 8 {
-            return self.chain(feedback, state, data);
-        }
-        // Chain k owns blocks k, k+N, ...: gather it, run it, scatter it back.
-        let rows = data.len() / n;
-        let mut column = vec![0u8; rows * 8];
-        for k in 0..n / 8 {
-            for (i, b) in column.chunks_exact_mut(8).enumerate() {
-                b.copy_from_slice(&data[i * n + 8 * k..][..8]);
-            }
-            self.chain(feedback, &mut state[8 * k..8 * k + 8], &mut column);
-            for (i, b) in column.chunks_exact(8).enumerate() {
-                data[i * n + 8 * k..][..8].copy_from_slice(b);
-            }
-        }
-        crate::cipher::wipe(&mut column);
+        crate::cipher::chains_one_by_one(8, state, data, |st, d| self.chain(feedback, st, d))
     }
     fn cfb8_encrypt(&self, reg: &mut [u8], data: &mut [u8]) {
         let mut ks = [0u8; 8];

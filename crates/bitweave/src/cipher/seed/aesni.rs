@@ -86,33 +86,10 @@ impl BlockCipher for SeedAesNi {
     /// One chain keeps its feedback block in registers; several chains run one after
     /// another (each is serial anyway).
     fn encrypt_chains(&self, feedback: Feedback, state: &mut [u8], data: &mut [u8]) {
-        let n = state.len();
-        assert!(n > 0 && data.len().is_multiple_of(n), "whole rows only");
-        if n == 16 {
-            // SAFETY: as above.
-            return unsafe { chain(feedback, state, data, &self.enc) };
-        }
-        // Chain k owns blocks k, k+N, ...: gather it, run it, scatter it back.
-        let rows = data.len() / n;
-        let mut column = vec![0u8; rows * 16];
-        for k in 0..n / 16 {
-            for (i, b) in column.chunks_exact_mut(16).enumerate() {
-                b.copy_from_slice(&data[i * n + 16 * k..][..16]);
-            }
-            // SAFETY: as above.
-            unsafe {
-                chain(
-                    feedback,
-                    &mut state[16 * k..16 * k + 16],
-                    &mut column,
-                    &self.enc,
-                )
-            };
-            for (i, b) in column.chunks_exact(16).enumerate() {
-                data[i * n + 16 * k..][..16].copy_from_slice(b);
-            }
-        }
-        crate::cipher::wipe(&mut column);
+        crate::cipher::chains_one_by_one(16, state, data, |st, d| {
+            // SAFETY: a SeedAesNi exists only where `new` confirmed the features.
+            unsafe { chain(feedback, st, d, &self.enc) }
+        })
     }
     fn cfb8_encrypt(&self, reg: &mut [u8], data: &mut [u8]) {
         let mut r = u128::from_be_bytes(reg.try_into().expect("one block"));
