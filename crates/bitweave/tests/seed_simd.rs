@@ -23,7 +23,9 @@ fn g_functions() -> Vec<(&'static str, GFn)> {
         for level in [Level::Gfni512, Level::Gfni256, Level::Vaes256] {
             v.push((level.name(), Box::new(move |w| level.g(w))));
         }
-        v.push(("aesni", Box::new(seed::aesni::SeedAesNi::g)));
+        for kernel in [&seed::aesni::KERNEL, &seed::gfni::KERNEL] {
+            v.push((kernel.name, Box::new(|w| kernel.g(w))));
+        }
     }
     v
 }
@@ -89,7 +91,7 @@ fn seed_backends() -> Vec<registry::BackendInfo> {
         .collect();
     // The GFNI engines exist only in x86-64 builds; ct64 everywhere.
     let expected: &[&str] = if cfg!(target_arch = "x86_64") {
-        &["ct64", "gfni256", "gfni512"]
+        &["ct64", "aesni", "gfni128", "gfni256", "gfni512"]
     } else {
         &["ct64"]
     };

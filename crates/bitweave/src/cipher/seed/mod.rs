@@ -15,6 +15,10 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 pub mod aesni;
 pub mod ct;
 pub mod field;
+#[cfg(target_arch = "x86_64")]
+pub mod gfni;
+#[cfg(target_arch = "x86_64")]
+pub mod single;
 pub mod soft;
 #[cfg(target_arch = "x86_64")]
 pub mod x86;

@@ -1,0 +1,260 @@
+//! SEED one block at a time, for serial work — one CBC/CFB/OFB encryption chain, CFB8,
+//! CFB1, a message of a few blocks — with the S-boxes on a CPU instruction: AESENCLAST
+//! ([`super::aesni`]) or GF2P8AFFINEINVQB ([`super::gfni`]).
+//!
+//! The batch kernels ([`super::x86`]) spread 8 or 16 blocks over a register's 32-bit
+//! lanes; a chain has one block, and its 48 G functions run strictly one after another,
+//! so here latency is everything. Each of the four Feistel words is held **broadcast** to
+//! the four 32-bit lanes of an xmm register, and every step of G keeps that form (the
+//! byte shuffles and masks are the same in every lane). A kernel supplies G on such a
+//! word; [`one_block_kernel!`] builds the rounds, the block loop and the chain around it,
+//! so both kernels share the round structure that keeps the chain's critical path to the
+//! G functions alone.
+//!
+//! **Constant-time**: no table is indexed by data (shuffles take their index from a
+//! register, in every lane at once); the key schedule runs the same G.
+
+use zeroize::{Zeroize, ZeroizeOnDrop};
+
+use super::SeedKeySchedule;
+use crate::cipher::{shift_left_one_bit, BlockCipher, Feedback};
+use crate::cpu::Feature;
+
+/// Round keys in the order a direction uses them.
+pub(crate) type RoundKeys = [[u32; 2]; 16];
+
+/// A single-block kernel: its name, the CPU features it needs and its entry points, each
+/// `unsafe` because it runs those features' instructions.
+pub struct Kernel {
+    /// The registry name.
+    pub name: &'static str,
+    /// The CPU features every entry point needs.
+    pub features: &'static [Feature],
+    pub(crate) g_word: unsafe fn(u32) -> u32,
+    pub(crate) encrypt_u128: unsafe fn(u128, &RoundKeys) -> u128,
+    pub(crate) crypt_blocks: unsafe fn(&mut [u8], &RoundKeys),
+    pub(crate) chain: unsafe fn(Feedback, &mut [u8], &mut [u8], &RoundKeys),
+}
+
+impl Kernel {
+    /// Whether this CPU can run the kernel (under the tier cap).
+    pub fn available(&self) -> bool {
+        crate::cpu::has_all(self.features)
+    }
+
+    /// G on one word (for tests against the table G), or `None` without the features.
+    pub fn g(&self, w: u32) -> Option<u32> {
+        // SAFETY: the features are checked before the call.
+        self.available().then(|| unsafe { (self.g_word)(w) })
+    }
+}
+
+/// SEED one block at a time on a [`Kernel`], round keys in both orders (wiped on drop).
+#[derive(Clone, Zeroize, ZeroizeOnDrop)]
+pub struct SeedOneBlock {
+    enc: RoundKeys,
+    dec: RoundKeys,
+    #[zeroize(skip)]
+    kernel: &'static Kernel,
+}
+
+impl SeedOneBlock {
+    /// Keys the backend with a 16-byte key, or `None` when this CPU cannot run `kernel`.
+    pub fn new(key: &[u8], kernel: &'static Kernel) -> Option<Self> {
+        if !kernel.available() {
+            return None;
+        }
+        // SAFETY: the kernel's features were confirmed just above.
+        let ks = SeedKeySchedule::new(key, |w| unsafe { (kernel.g_word)(w) });
+        let enc = ks.round_keys;
+        let mut dec = enc;
+        dec.reverse();
+        Some(SeedOneBlock { enc, dec, kernel })
+    }
+
+    fn encrypt_u128(&self, x: u128) -> u128 {
+        // SAFETY: a SeedOneBlock exists only where `new` confirmed the kernel's features.
+        unsafe { (self.kernel.encrypt_u128)(x, &self.enc) }
+    }
+}
+
+impl BlockCipher for SeedOneBlock {
+    fn block_size(&self) -> usize {
+        16
+    }
+    fn width(&self) -> usize {
+        1
+    }
+    fn backend(&self) -> &'static str {
+        self.kernel.name
+    }
+    fn encrypt_blocks(&self, blocks: &mut [u8]) {
+        assert!(blocks.len().is_multiple_of(16), "whole blocks only");
+        // SAFETY: a SeedOneBlock exists only where `new` confirmed the kernel's features.
+        unsafe { (self.kernel.crypt_blocks)(blocks, &self.enc) }
+    }
+    fn decrypt_blocks(&self, blocks: &mut [u8]) {
+        assert!(blocks.len().is_multiple_of(16), "whole blocks only");
+        // SAFETY: as above.
+        unsafe { (self.kernel.crypt_blocks)(blocks, &self.dec) }
+    }
+    /// One chain keeps its feedback block in registers; several chains run one after
+    /// another (each is serial anyway).
+    fn encrypt_chains(&self, feedback: Feedback, state: &mut [u8], data: &mut [u8]) {
+        crate::cipher::chains_one_by_one(16, state, data, |st, d| {
+            // SAFETY: as above.
+            unsafe { (self.kernel.chain)(feedback, st, d, &self.enc) }
+        })
+    }
+    fn cfb8_encrypt(&self, reg: &mut [u8], data: &mut [u8]) {
+        let mut r = u128::from_be_bytes(reg.try_into().expect("one block"));
+        for b in data.iter_mut() {
+            let ks = self.encrypt_u128(r);
+            *b ^= (ks >> 120) as u8;
+            r = (r << 8) | *b as u128;
+        }
+        reg.copy_from_slice(&r.to_be_bytes());
+        r.zeroize();
+    }
+    fn cfb1_encrypt(&self, reg: &mut [u8], data: &mut [u8]) {
+        for b in data.iter_mut() {
+            let mut out = 0u8;
+            for bit in (0..8).rev() {
+                let r = u128::from_be_bytes((&*reg).try_into().expect("one block"));
+                let ks = self.encrypt_u128(r);
+                let c = ((*b >> bit) & 1) ^ (ks >> 127) as u8;
+                out |= c << bit;
+                shift_left_one_bit(reg, c);
+            }
+            *b = out;
+        }
+    }
+}
+
+/// Builds a [`Kernel`] named `$name` from a G on broadcast words: `$g(x, &consts)`, with
+/// `$consts::new()` its constants, all compiled for `$features` (the rounds are inlined
+/// into one function per entry point, so G's instructions are scheduled across rounds).
+macro_rules! one_block_kernel {
+    ($kernel:ident, $name:literal, $features:literal, $needs:expr, $consts:ident, $g:ident) => {
+        /// The kernel, for [`super::single::SeedOneBlock`].
+        pub static $kernel: super::single::Kernel = super::single::Kernel {
+            name: $name,
+            features: $needs,
+            g_word,
+            encrypt_u128,
+            crypt_blocks,
+            chain,
+        };
+
+        type RoundKeys = super::single::RoundKeys;
+
+        /// G on one word, for the key schedule.
+        #[target_feature(enable = $features)]
+        fn g_word(w: u32) -> u32 {
+            _mm_cvtsi128_si32($g(_mm_set1_epi32(w as i32), &$consts::new())) as u32
+        }
+
+        /// A block as its four big-endian words, each broadcast: [L0, L1, R0, R1].
+        #[inline]
+        #[target_feature(enable = $features)]
+        fn load(x: u128) -> [__m128i; 4] {
+            core::array::from_fn(|i| _mm_set1_epi32((x >> (96 - 32 * i)) as u32 as i32))
+        }
+
+        /// The block of four broadcast words [W0, W1, W2, W3].
+        #[inline]
+        #[target_feature(enable = $features)]
+        fn store(w: [__m128i; 4]) -> u128 {
+            w.iter().fold(0u128, |acc, &v| {
+                (acc << 32) | _mm_cvtsi128_si32(v) as u32 as u128
+            })
+        }
+
+        /// The 16 rounds on a block [L0, L1, R0, R1]; returns the output block
+        /// [R0, R1, L0, L1].
+        ///
+        /// Per round, with (C, D) the half that feeds F and (L0, L1) the half it updates:
+        /// t1 = G(C ⊕ D ⊕ K0 ⊕ K1); t0 = G((C ⊕ K0) + t1); t1 = G(t1 + t0);
+        /// L0 ^= t0 + t1; L1 ^= t1; then the halves swap. Only the G chain is on the
+        /// critical path: the next round's first input, L0' ⊕ L1' ⊕ K' =
+        /// (t0 + t1) ⊕ (t1 ⊕ (L0 ⊕ L1 ⊕ K')), takes two instructions after the last G
+        /// because the bracket is computed while G runs.
+        #[inline]
+        #[target_feature(enable = $features)]
+        fn rounds(b: [__m128i; 4], rk: &RoundKeys, cs: &$consts) -> [__m128i; 4] {
+            let set1 = |w: u32| _mm_set1_epi32(w as i32);
+            let k01 = |k: &[u32; 2]| set1(k[0] ^ k[1]);
+            let [mut l0, mut l1, mut c, mut d] = b;
+            let mut x = _mm_xor_si128(_mm_xor_si128(c, d), k01(&rk[0]));
+            for (i, k) in rk.iter().enumerate() {
+                let ck0 = _mm_xor_si128(c, set1(k[0]));
+                let ahead = match rk.get(i + 1) {
+                    Some(next) => _mm_xor_si128(_mm_xor_si128(l0, l1), k01(next)),
+                    None => _mm_setzero_si128(),
+                };
+                let t1 = $g(x, cs);
+                let t0 = $g(_mm_add_epi32(ck0, t1), cs);
+                let t1 = $g(_mm_add_epi32(t1, t0), cs);
+                let s = _mm_add_epi32(t0, t1);
+                x = _mm_xor_si128(s, _mm_xor_si128(t1, ahead));
+                (l0, l1, c, d) = (c, d, _mm_xor_si128(l0, s), _mm_xor_si128(l1, t1));
+            }
+            // After the last swap (C, D) is the half updated last: the output is R ‖ L.
+            [c, d, l0, l1]
+        }
+
+        /// Encrypts one block held as an integer (big-endian bytes).
+        #[target_feature(enable = $features)]
+        fn encrypt_u128(x: u128, rk: &RoundKeys) -> u128 {
+            store(rounds(load(x), rk, &$consts::new()))
+        }
+
+        /// Every block through the rounds of `rk`, one after another.
+        #[target_feature(enable = $features)]
+        fn crypt_blocks(blocks: &mut [u8], rk: &RoundKeys) {
+            let c = $consts::new();
+            for b in blocks.chunks_exact_mut(16) {
+                let x = u128::from_be_bytes(b.try_into().expect("16 bytes"));
+                b.copy_from_slice(&store(rounds(load(x), rk, &c)).to_be_bytes());
+            }
+        }
+
+        /// One chain over whole blocks, its feedback held as four broadcast words.
+        #[target_feature(enable = $features)]
+        fn chain(
+            feedback: crate::cipher::Feedback,
+            state: &mut [u8],
+            data: &mut [u8],
+            rk: &RoundKeys,
+        ) {
+            use crate::cipher::Feedback;
+            let c = $consts::new();
+            let xor4 = |a: [__m128i; 4], b: [__m128i; 4]| -> [__m128i; 4] {
+                core::array::from_fn(|i| _mm_xor_si128(a[i], b[i]))
+            };
+            let mut z = load(u128::from_be_bytes(
+                (&*state).try_into().expect("one block"),
+            ));
+            for b in data.chunks_exact_mut(16) {
+                let p = load(u128::from_be_bytes((&*b).try_into().expect("16 bytes")));
+                let out = match feedback {
+                    Feedback::Cbc => {
+                        z = rounds(xor4(z, p), rk, &c);
+                        z
+                    }
+                    Feedback::Cfb => {
+                        z = xor4(rounds(z, rk, &c), p);
+                        z
+                    }
+                    Feedback::Ofb => {
+                        z = rounds(z, rk, &c);
+                        xor4(z, p)
+                    }
+                };
+                b.copy_from_slice(&store(out).to_be_bytes());
+            }
+            state.copy_from_slice(&store(z).to_be_bytes());
+        }
+    };
+}
+pub(crate) use one_block_kernel;
