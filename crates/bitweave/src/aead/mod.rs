@@ -6,9 +6,9 @@
 //! and their published KATs do; SUPERCOP's v2 `ref` directory computes a different function.
 //!
 //! Backends: `ref` (the plain reference, [`pi::reference`]), `portable` (the scalar π one
-//! state at a time, with the lane engine's savings), `avx2` and `avx512` (the word-sliced
-//! lane engine compiled for those features plus the whole-step kernel, chosen at run
-//! time). Every backend computes the same bytes;
+//! state at a time, with the lane engine's savings), `avx2` and `avx512` (the whole-step
+//! kernel of that width for runs of one message's blocks — AVX-512's rest through AVX2's —
+//! and the AVX2 lane engine for everything else, chosen at run time). Every backend computes the same bytes;
 //! the tests hold each fast path to the reference.
 //!
 //! ```
@@ -35,7 +35,7 @@ use zeroize::Zeroizing;
 
 use crate::cpu::Feature;
 use crate::error::{Error, Result};
-use pi::engine::{self, Blocks, Job, Out};
+use pi::engine::{self, Job, Out, WholeSteps};
 use pi::word::Word;
 use pi::Sealed;
 
@@ -147,7 +147,10 @@ pub enum PiBackend {
     Portable,
     /// The lane engine with AVX2 (4×64, 8×32 or 16×16-bit lanes).
     Avx2,
-    /// The lane engine with AVX-512 F/BW/VL/VBMI2 (16×64, 16×32 or 64×16-bit lanes).
+    /// The AVX-512 F/BW/VL/VBMI2 whole-step kernel for runs of one message's blocks, and
+    /// AVX2's for the rest. Its lane engine is AVX2's: an AVX-512 lane kernel (the portable
+    /// one compiled for AVX-512) ran 256-768 B messages 1.5-2.5× slower than AVX2's and
+    /// many messages no faster (AMD Zen 4, 2026-11-26).
     Avx512,
 }
 
@@ -206,9 +209,7 @@ impl PiBackend {
         match (self, word_bits) {
             (PiBackend::Reference, _) => 1,
             (PiBackend::Portable, _) => 1,
-            (PiBackend::Avx2, w) => 256 / w,
-            (PiBackend::Avx512, 16) => 64,
-            (PiBackend::Avx512, _) => 16,
+            (PiBackend::Avx2 | PiBackend::Avx512, w) => 256 / w,
         }
     }
 
@@ -546,37 +547,35 @@ fn dispatch_ref_dec(
 /// Runs the lane engine with the backend's kernels for the variant's word size.
 fn run_fast(v: PiVariant, b: PiBackend, decrypt: bool, jobs: &[Job<'_>], outs: &mut [Out<'_>]) {
     match v.word_bits() {
-        16 => run_word::<u16, 16, 64>(b, blocks_for(b), decrypt, jobs, outs),
-        32 => run_word::<u32, 8, 16>(b, blocks_for(b), decrypt, jobs, outs),
-        _ => run_word::<u64, 4, 16>(b, blocks_for(b), decrypt, jobs, outs),
+        16 => run_word::<u16, 16>(b, blocks_for(b), decrypt, jobs, outs),
+        32 => run_word::<u32, 8>(b, blocks_for(b), decrypt, jobs, outs),
+        _ => run_word::<u64, 4>(b, blocks_for(b), decrypt, jobs, outs),
     }
 }
 
-/// The whole-step kernel for runs of one message's blocks (AVX2 and AVX-512) and its
-/// batch width in blocks.
+/// The whole-step kernels for runs of one message's blocks (AVX2 and AVX-512), widest
+/// first.
 #[cfg(target_arch = "x86_64")]
-fn blocks_for<W: pi::wide::WideWord>(b: PiBackend) -> Option<(Blocks<W>, usize)> {
+fn blocks_for<W: pi::wide::WideWord>(b: PiBackend) -> WholeSteps<W> {
     match b {
-        PiBackend::Avx512 => Some(W::AVX512),
-        PiBackend::Avx2 => Some(W::AVX2),
-        _ => None,
+        PiBackend::Avx512 => [Some(W::AVX512), Some(W::AVX2)],
+        PiBackend::Avx2 => [Some(W::AVX2), None],
+        _ => [None, None],
     }
 }
 
 #[cfg(not(target_arch = "x86_64"))]
-fn blocks_for<W: Word>(_: PiBackend) -> Option<(Blocks<W>, usize)> {
-    None
+fn blocks_for<W: Word>(_: PiBackend) -> WholeSteps<W> {
+    [None, None]
 }
 
-/// Lanes per kernel call: `L2` AVX2 (one 256-bit register), `L5` AVX-512; the portable
-/// backend runs one state at a time (see [`steps_portable`]). The AVX-512 widths were measured (kernel alone, this machine):
-/// two registers per word for 64-bit words and four for 16-bit words hide the latency of
-/// π's serial `*` chain better than one. `blocks` (the whole-step kernel of the AVX2 and
-/// AVX-512 backends) has no use off x86-64.
+/// Lanes per kernel call: `L2` for AVX2 and AVX-512 (one 256-bit register per word); the
+/// portable backend runs one state at a time (see [`steps_portable`]). `blocks` (the
+/// whole-step kernels of the AVX2 and AVX-512 backends) has no use off x86-64.
 #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
-fn run_word<W: Word, const L2: usize, const L5: usize>(
+fn run_word<W: Word, const L2: usize>(
     b: PiBackend,
-    blocks: Option<(Blocks<W>, usize)>,
+    blocks: WholeSteps<W>,
     decrypt: bool,
     jobs: &[Job<'_>],
     outs: &mut [Out<'_>],
@@ -584,15 +583,11 @@ fn run_word<W: Word, const L2: usize, const L5: usize>(
     use pi::lanes::pi_portable;
     match b {
         #[cfg(target_arch = "x86_64")]
-        PiBackend::Avx512 => {
-            engine::run::<W, L5>(pi::x86::pi_avx512::<W, L5>, blocks, decrypt, jobs, outs)
-        }
-        #[cfg(target_arch = "x86_64")]
-        PiBackend::Avx2 => {
+        PiBackend::Avx2 | PiBackend::Avx512 => {
             engine::run::<W, L2>(pi::x86::pi_avx2::<W, L2>, blocks, decrypt, jobs, outs)
         }
         // One lane: below the wide threshold, so every π is the scalar `pi_single`.
-        _ => engine::run::<W, 1>(pi_portable::<W, 1>, None, decrypt, jobs, outs),
+        _ => engine::run::<W, 1>(pi_portable::<W, 1>, [None, None], decrypt, jobs, outs),
     }
 }
 
@@ -602,8 +597,8 @@ fn stream_fns<W: pi::wide::WideWord>(b: PiBackend) -> (fn(&mut [W; 16]), pi::str
     match b {
         PiBackend::Reference => (pi::reference::pi::<W>, steps_ref::<W>),
         PiBackend::Portable => (pi::lanes::pi_single::<W>, steps_portable::<W>),
-        PiBackend::Avx2 => (pi::lanes::pi_single::<W>, steps_avx2::<W>),
-        PiBackend::Avx512 => (pi::lanes::pi_single::<W>, steps_avx512::<W>),
+        PiBackend::Avx2 => (pi::lanes::pi_single::<W>, steps_vector::<W, false>),
+        PiBackend::Avx512 => (pi::lanes::pi_single::<W>, steps_vector::<W, true>),
     }
 }
 
@@ -625,7 +620,7 @@ fn steps_ref<W: Word>(m: u8, c: &[W; 16], ctr: u64, d: &[u8], o: &mut [u8], t: &
     // One lane, always below the lane threshold: every block on the reference π.
     engine::steps::<W, 1>(
         pi::lanes::pi_portable::<W, 1>,
-        None,
+        [None, None],
         pi::reference::pi::<W>,
         m,
         c,
@@ -644,11 +639,22 @@ fn steps_ref<W: Word>(m: u8, c: &[W; 16], ctr: u64, d: &[u8], o: &mut [u8], t: &
 /// scalars (more ILP, more spills) measured no better. On ARM64 (31 registers, native
 /// rotates) the scalar π fits the register file better still.
 fn steps_portable<W: Word>(m: u8, c: &[W; 16], ctr: u64, d: &[u8], o: &mut [u8], t: &mut [W; 8]) {
-    lanes_steps::<W, 1>(pi::lanes::pi_portable::<W, 1>, None, m, c, ctr, d, o, t)
+    lanes_steps::<W, 1>(
+        pi::lanes::pi_portable::<W, 1>,
+        [None, None],
+        m,
+        c,
+        ctr,
+        d,
+        o,
+        t,
+    )
 }
 
+/// The AVX2 and AVX-512 bulk paths: the backend's whole-step kernels (widest first) do
+/// the batches, and the tail under one batch goes through the AVX2 lane kernel.
 #[cfg(target_arch = "x86_64")]
-fn steps_avx2<W: pi::wide::WideWord>(
+fn steps_vector<W: pi::wide::WideWord, const AVX512: bool>(
     m: u8,
     c: &[W; 16],
     ctr: u64,
@@ -656,9 +662,12 @@ fn steps_avx2<W: pi::wide::WideWord>(
     o: &mut [u8],
     t: &mut [W; 8],
 ) {
-    // The whole-step kernel does the batches; the tail (under one batch) goes through the
-    // lane kernel.
-    let blocks = blocks_for::<W>(PiBackend::Avx2);
+    let backend = if AVX512 {
+        PiBackend::Avx512
+    } else {
+        PiBackend::Avx2
+    };
+    let blocks = blocks_for::<W>(backend);
     use pi::x86::pi_avx2;
     match lanes_of::<W>(256) {
         16 => lanes_steps::<W, 16>(pi_avx2::<W, 16>, blocks, m, c, ctr, d, o, t),
@@ -667,31 +676,11 @@ fn steps_avx2<W: pi::wide::WideWord>(
     }
 }
 
-#[cfg(target_arch = "x86_64")]
-fn steps_avx512<W: pi::wide::WideWord>(
-    m: u8,
-    c: &[W; 16],
-    ctr: u64,
-    d: &[u8],
-    o: &mut [u8],
-    t: &mut [W; 8],
-) {
-    // The whole-step kernel does the batches; the tail (under one batch) goes one register
-    // wide through the lane kernel.
-    let blocks = blocks_for::<W>(PiBackend::Avx512);
-    use pi::x86::pi_avx512;
-    match lanes_of::<W>(512) {
-        32 => lanes_steps::<W, 32>(pi_avx512::<W, 32>, blocks, m, c, ctr, d, o, t),
-        16 => lanes_steps::<W, 16>(pi_avx512::<W, 16>, blocks, m, c, ctr, d, o, t),
-        _ => lanes_steps::<W, 8>(pi_avx512::<W, 8>, blocks, m, c, ctr, d, o, t),
-    }
-}
-
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
 fn lanes_steps<W: Word, const L: usize>(
     kernel: engine::Kernel<W, L>,
-    blocks: Option<(Blocks<W>, usize)>,
+    blocks: WholeSteps<W>,
     m: u8,
     c: &[W; 16],
     ctr: u64,

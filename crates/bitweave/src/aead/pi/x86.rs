@@ -1,14 +1,15 @@
-//! The lane kernels of the AVX2 and AVX-512 backends, behind their CPU checks.
+//! The lane kernel of the AVX2 and AVX-512 backends, behind its CPU check, and the CPU
+//! checks of both.
 //!
-//! AVX2 runs [`super::wide::pi_states`] on ymm registers (`avx2::pi_rows`). AVX-512 runs
-//! the portable [`pi_lanes`] (word-sliced π) inlined into a `#[target_feature]` function,
-//! for LLVM to vectorise with zmm registers and native rotates. That route failed for
-//! AVX2: measured on AMD Zen 3 (2026-11-26) LLVM emitted scalar code with most words
-//! spilled (~2,300 `mov`s, no vector arithmetic), slower than eight scalar π; whether it
-//! vectorises for AVX-512 was not checked on an AVX-512 machine.
+//! AVX2 runs [`super::wide::pi_states`] on ymm registers (`avx2::pi_rows`); the AVX-512
+//! backend uses it too for its lanes (its own strength is the whole-step kernel,
+//! [`super::avx512`]). An AVX-512 lane kernel — the portable word-sliced π inlined into a
+//! `#[target_feature]` function for LLVM to vectorise — was removed: on AMD Zen 4
+//! (2026-11-26) it ran 256-768 B messages 1.5-2.5× slower than the AVX2 one and many
+//! messages at once no faster.
 #![allow(unsafe_code)]
 
-use super::lanes::{pi_lanes, Soa};
+use super::lanes::Soa;
 use super::word::Word;
 use crate::cpu::Feature;
 
@@ -30,13 +31,6 @@ pub const AVX512: &[Feature] = &[
     Feature::Avx512vl,
     Feature::Avx512vbmi2,
 ];
-
-/// # Safety
-/// The CPU must support AVX-512 F/BW/VL/VBMI2 (see [`has_avx512`]).
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi2")]
-unsafe fn pi_avx512_inner<W: Word, const L: usize>(s: &mut Soa<W, L>) {
-    pi_lanes(s)
-}
 
 /// π on `L` lanes with AVX2. Panics if the CPU lacks AVX2 (the backend selection never
 /// hands this kernel out in that case).
@@ -60,15 +54,4 @@ fn same<W: Word, T: Word, const L: usize, const M: usize>(
     let same = core::any::TypeId::of::<W>() == core::any::TypeId::of::<T>() && L == M;
     // SAFETY: W is T and L is M, so the two types are one type.
     same.then(|| unsafe { &mut *(s as *mut Soa<W, L>).cast::<Soa<T, M>>() })
-}
-
-/// π on `L` lanes with AVX-512. Panics if the CPU lacks the features.
-pub fn pi_avx512<W: Word, const L: usize>(s: &mut Soa<W, L>) {
-    assert!(
-        has_avx512(),
-        "AVX-512 kernel called on a CPU without AVX-512"
-    );
-    // SAFETY: `has_avx512()` (cpu::has_all for avx512f, avx512bw, avx512vl and
-    // avx512vbmi2; the cap never reports a feature the CPU lacks) just returned true, the only requirement of `pi_avx512_inner`.
-    unsafe { pi_avx512_inner(s) }
 }

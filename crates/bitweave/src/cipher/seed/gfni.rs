@@ -44,7 +44,11 @@ const fn rotation(r: usize) -> [u8; 16] {
     let mut i = 0;
     while i < 16 {
         let j = (i % 4 + 4 - r) % 4;
-        idx[i] = if j.is_multiple_of(2) { j as u8 } else { 8 + j as u8 };
+        idx[i] = if j.is_multiple_of(2) {
+            j as u8
+        } else {
+            8 + j as u8
+        };
         i += 1;
     }
     idx
