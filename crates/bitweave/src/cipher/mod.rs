@@ -548,6 +548,12 @@ impl Cipher {
         self.serial.backend()
     }
 
+    /// The backend that runs a call on `bytes` bytes of independent blocks (ECB, CTR,
+    /// CBC/CFB decryption): the serial one up to [`SERIAL_BLOCKS`] blocks.
+    pub fn blocks_backend(&self, bytes: usize) -> &'static str {
+        self.for_blocks(bytes).backend()
+    }
+
     /// The backend for a call on `bytes` bytes of independent blocks.
     fn for_blocks(&self, bytes: usize) -> &dyn BlockCipher {
         if bytes <= SERIAL_BLOCKS * self.kind.block_size() {

@@ -325,6 +325,12 @@ impl DesShift {
 
     fn crypt(&self, blocks: &mut [u8], keys: &Rounds) {
         assert_eq!(blocks.len() % 8, 0, "whole blocks only");
+        #[cfg(target_arch = "x86_64")]
+        if self.level == Level::Avx2 {
+            // SAFETY: `new` built this backend only after checking that the CPU has AVX2.
+            unsafe { super::shift_x86::crypt_avx2(blocks, &keys.keys) };
+            return;
+        }
         for b in blocks.chunks_exact_mut(8) {
             let (l, r) = ip(b);
             let (l, r) = self.rounds(l, r, keys);
