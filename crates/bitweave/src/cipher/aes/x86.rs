@@ -880,6 +880,22 @@ unsafe fn ctr_rounds_xor_vaes256<const R: usize>(
         x = x.map(|v| _mm256_aesenc_epi128(v, *kr));
     }
     let p = data.as_mut_ptr();
+    if data.len() == 32 * R {
+        // Whole registers (every group, and tails of whole pairs of blocks): straight-line
+        // code that keeps the keystream in registers. Through the general loop below the
+        // compiler spilled all R registers to the stack first (Zen 4: a 256-byte message
+        // ran at 0.26 c/B against 0.13 for the rounds alone).
+        for (i, v) in x.iter().enumerate() {
+            let ks = _mm256_aesenclast_epi128(*v, k[rounds]);
+            // SAFETY: register i covers bytes 32i..32i+32 of `data`, which has 32R.
+            unsafe {
+                let at = p.add(32 * i);
+                let d = _mm256_loadu_si256(at.cast());
+                _mm256_storeu_si256(at.cast(), _mm256_xor_si256(d, ks));
+            }
+        }
+        return;
+    }
     for (i, v) in x.iter().enumerate().take(data.len().div_ceil(32)) {
         let ks = _mm256_aesenclast_epi128(*v, k[rounds]);
         let rem = data.len() - 32 * i;
