@@ -970,6 +970,22 @@ fn ctr_blocks_aesni<const R: usize>(k: &[__m128i; 15], rounds: usize, ctr: u128,
     for kr in &k[1..rounds] {
         x = x.map(|v| _mm_aesenc_si128(v, *kr));
     }
+    if data.len() == 16 * R {
+        // Whole blocks (every group): straight-line, keystream kept in registers (through
+        // the loop below the compiler spilled all R to the stack first; Zen 4 CTR ran at
+        // 0.35 c/B against ECB's 0.23).
+        let p = data.as_mut_ptr();
+        for (i, v) in x.iter().enumerate() {
+            let ks = _mm_aesenclast_si128(*v, k[rounds]);
+            // SAFETY: block i is bytes 16i..16i+16 of `data`, which has 16R.
+            unsafe {
+                let at = p.add(16 * i);
+                let d = _mm_loadu_si128(at.cast());
+                _mm_storeu_si128(at.cast(), _mm_xor_si128(d, ks));
+            }
+        }
+        return;
+    }
     for (v, d) in x.iter().zip(data.chunks_mut(16)) {
         let ks = _mm_aesenclast_si128(*v, k[rounds]);
         if d.len() == 16 {
