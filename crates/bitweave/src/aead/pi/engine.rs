@@ -410,8 +410,8 @@ impl<W: Word, const L: usize> Drop for Scheduler<'_, '_, '_, '_, W, L> {
 }
 
 /// Full blocks of one message (`data.len()` a multiple of the rate) from counter `ctr` on:
-/// the whole-step kernel for its batches, the lane kernel for what remains when that fills
-/// enough lanes, else `pi1` block by block. `out` is as long as `data` unless absorbing.
+/// the whole-step kernels for their batches ([`WholeSteps`]), the lane kernel for what
+/// remains when that fills enough lanes, else `pi1` block by block. `out` is as long as `data` unless absorbing.
 /// The incremental API's bulk path.
 #[allow(clippy::too_many_arguments)]
 pub fn steps<W: Word, const L: usize>(

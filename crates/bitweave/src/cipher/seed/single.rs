@@ -7,7 +7,7 @@
 //! so here latency is everything. Each of the four Feistel words is held **broadcast** to
 //! the four 32-bit lanes of an xmm register, and every step of G keeps that form (the
 //! byte shuffles and masks are the same in every lane). A kernel supplies G on such a
-//! word; [`one_block_kernel!`] builds the rounds, the block loop and the chain around it,
+//! word; `one_block_kernel!` builds the rounds, the block loop and the chain around it,
 //! so both kernels share the round structure that keeps the chain's critical path to the
 //! G functions alone.
 //!
