@@ -937,9 +937,10 @@ unsafe fn ctr_aesni(aes: &AesX86, counter: &mut [u8], data: &mut [u8]) {
     let mut ctr = u128::from_be_bytes(counter[..16].try_into().unwrap());
     let len = data.len();
     let mut groups = data.chunks_exact_mut(128);
+    let counters = GroupCounters128::new(k[0], ctr);
     for (n, g) in (&mut groups).enumerate() {
         prefetch_ahead::<2>(g.as_ptr(), len - 128 * n);
-        ctr_blocks_aesni::<8>(k, rounds, ctr, g);
+        ctr_rounds_xor_aesni(k, rounds, counters.at(ctr), g);
         ctr = ctr.wrapping_add(8);
     }
     let rest = groups.into_remainder();
@@ -960,13 +961,73 @@ unsafe fn ctr_aesni(aes: &AesX86, counter: &mut [u8], data: &mut [u8]) {
 #[target_feature(enable = "aes,sse2")]
 #[inline]
 fn ctr_blocks_aesni<const R: usize>(k: &[__m128i; 15], rounds: usize, ctr: u128, data: &mut [u8]) {
-    debug_assert!(data.len() <= 16 * R);
-    let mut x: [__m128i; R] = core::array::from_fn(|i| {
+    let x: [__m128i; R] = core::array::from_fn(|i| {
         let c = ctr.wrapping_add(i as u128);
         let hi = ((c >> 64) as u64).swap_bytes() as i64;
         let lo = (c as u64).swap_bytes() as i64;
         _mm_xor_si128(_mm_set_epi64x(lo, hi), k[0])
     });
+    ctr_rounds_xor_aesni(k, rounds, x, data)
+}
+
+/// The counter blocks of whole 8-block groups, as [`GroupCounters`] builds VAES-256's:
+/// a group starting at `c = B + a` (B a multiple of 8) holds `B` or `B + 8` with
+/// `(a + i) mod 8` in its last byte, so per group only the two bases are byte-swapped and
+/// per block an AND and two XORs pick and finish it (no 128-bit add and no transfer from
+/// the integer registers per block). Branch-free: `a` comes from the IV.
+struct GroupCounters128 {
+    /// Per block: all ones where the block takes `B + 8`.
+    upper: [__m128i; 8],
+    /// Per block: the low bits at byte 15, XOR round key 0.
+    low: [__m128i; 8],
+}
+
+impl GroupCounters128 {
+    #[target_feature(enable = "sse2")]
+    fn new(k0: __m128i, ctr: u128) -> Self {
+        let a = (ctr & 7) as i64;
+        GroupCounters128 {
+            upper: core::array::from_fn(|i| _mm_set1_epi64x(-((a + i as i64) >> 3))),
+            low: core::array::from_fn(|i| {
+                _mm_xor_si128(_mm_set_epi64x(((a + i as i64) & 7) << 56, 0), k0)
+            }),
+        }
+    }
+
+    /// The group starting at `ctr` (the counter this was made with, plus a multiple of
+    /// 8), XORed with round key 0.
+    #[target_feature(enable = "sse2")]
+    #[inline]
+    fn at(&self, ctr: u128) -> [__m128i; 8] {
+        let base = ctr & !7;
+        let block = |b: u128| {
+            _mm_set_epi64x(
+                (b as u64).swap_bytes() as i64,
+                ((b >> 64) as u64).swap_bytes() as i64,
+            )
+        };
+        let lower = block(base);
+        let diff = _mm_xor_si128(lower, block(base.wrapping_add(8)));
+        core::array::from_fn(|i| {
+            _mm_xor_si128(
+                _mm_xor_si128(lower, self.low[i]),
+                _mm_and_si128(diff, self.upper[i]),
+            )
+        })
+    }
+}
+
+/// Rounds 1 to `rounds` on R counter blocks (round key 0 already XORed), the keystream
+/// XORed into `data` as [`ctr_blocks_aesni`] says.
+#[target_feature(enable = "aes,sse2")]
+#[inline]
+fn ctr_rounds_xor_aesni<const R: usize>(
+    k: &[__m128i; 15],
+    rounds: usize,
+    mut x: [__m128i; R],
+    data: &mut [u8],
+) {
+    debug_assert!(data.len() <= 16 * R);
     for kr in &k[1..rounds] {
         x = x.map(|v| _mm_aesenc_si128(v, *kr));
     }
