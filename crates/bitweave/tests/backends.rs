@@ -107,12 +107,13 @@ fn ctr_carries_match_soft_on_every_backend() {
     let data: Vec<u8> = (0..5000u32).map(|i| (i * 7) as u8).collect();
     for info in registry::usable(CipherKind::Aes128) {
         let fast = Cipher::with_backend(CipherKind::Aes128, &key, Some(info.name)).unwrap();
-        for back in [0u64, 1, 5, 30, 31, 32, 33, 40, 100, 200, 1000, 70_000] {
+        // Every phase of a 32-block group (the VAES-512 kernel's counters depend on it).
+        for back in (0u64..=40).chain([100, 200, 1000, 70_000]) {
             for high in [0u64, u64::MAX] {
                 let mut iv = [0u8; 16];
                 iv[..8].copy_from_slice(&high.to_be_bytes());
                 iv[8..].copy_from_slice(&(u64::MAX - back).to_be_bytes());
-                for len in [16 * 31 + 5, 16 * 64, data.len()] {
+                for len in [16 * 31 + 5, 16 * 64, 16 * 128 + 7, data.len()] {
                     let want = params.encrypt_all(&soft, &iv, &data[..len]).unwrap();
                     let got = params.encrypt_all(&fast, &iv, &data[..len]).unwrap();
                     assert!(

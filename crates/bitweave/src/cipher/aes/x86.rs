@@ -673,45 +673,57 @@ chains_fn!(
     _mm512_aesenclast_epi128
 );
 
-/// Counter mode on VAES-512: 32 counter blocks per group, built in registers (a 64-bit
-/// add on the low half and a byte reversal per lane) whenever the low 64 bits do not carry
-/// within the group. A message under one group, a group that carries and the tail take
-/// [`ctr_vaes256`], which sizes its registers to the tail: here they went through the
-/// generic batch path, and 16-256 B messages ran 3-4× slower than on VAES-256 (Zen 4).
+/// Counter mode on VAES-512: 32 counter blocks per group in eight registers of four,
+/// built as [`GroupCounters`] builds VAES-256's (two byte-swapped bases per group, then a
+/// masked blend and an XOR per register), so a carry out of the low 64 bits needs no
+/// branch: the counter starts from the IV, which the constant-time check treats as
+/// secret (this kernel used to branch to another path for a group whose low half
+/// carried). A message under four groups and the tail take [`ctr_vaes256`], which sizes
+/// its registers to the tail: here they went through the generic batch path, and
+/// 16-256 B messages ran 3-4× slower than on VAES-256 (Zen 4).
 #[target_feature(enable = "aes,sse2,avx2,avx512f,avx512bw,vaes")]
 unsafe fn ctr_vaes512(aes: &AesX86, counter: &mut [u8], data: &mut [u8]) {
-    if data.len() < 512 {
+    // Below four groups the per-call set-up is not repaid (Zen 4: 512 B 0.24 c/B here
+    // against 0.21 on VAES-256, 1 KiB 0.18 against 0.17; even at 2 KiB).
+    if data.len() < 2048 {
         return ctr_vaes256(aes, counter, data);
     }
     let (keys, rounds) = (&aes.enc, aes.rounds);
     let k: [__m512i; 15] = keys.v128().map(|x| _mm512_broadcast_i32x4(x));
-    // Reverses the 16 bytes of each 128-bit lane (little-endian integer ↔ big-endian block).
-    let reverse = _mm512_broadcast_i32x4(_mm_set_epi8(
-        0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
-    ));
-    // Register i holds blocks 4i..4i+3: add 4i+j to the low qword of lane j.
-    let inc: [__m512i; 8] = core::array::from_fn(|i| {
-        let b = 4 * i as i64;
-        _mm512_set_epi64(0, b + 3, 0, b + 2, 0, b + 1, 0, b)
-    });
     let mut ctr = u128::from_be_bytes(counter[..16].try_into().unwrap());
+    // Block i of a group starting at B + a (B a multiple of 32) is B or B + 32 with
+    // (a + i) mod 32 in its last byte; which one, and that byte, are fixed per call.
+    // Per register r, in the high qword of lane j (the block's last 8 bytes): a + 4r + j.
+    // In vector arithmetic: built per call, it cost a 1 KiB message a fifth of its time
+    // as scalar code.
+    let a = _mm512_set1_epi64((ctr & 31) as i64);
+    let thirty_one = _mm512_set1_epi64(31);
+    let (mut upper, mut low) = ([0 as __mmask8; 8], [k[0]; 8]);
+    for r in 0..8 {
+        let b = 4 * r as i64;
+        let index = _mm512_set_epi64(b + 3, 0, b + 2, 0, b + 1, 0, b, 0);
+        let v = _mm512_maskz_add_epi64(0xaa, a, index);
+        let up = _mm512_cmpgt_epu64_mask(v, thirty_one);
+        upper[r] = up | (up >> 1);
+        low[r] = _mm512_xor_si512(
+            _mm512_slli_epi64::<56>(_mm512_and_si512(v, thirty_one)),
+            k[0],
+        );
+    }
+    let block = |b: u128| {
+        _mm512_broadcast_i32x4(_mm_set_epi64x(
+            (b as u64).swap_bytes() as i64,
+            ((b >> 64) as u64).swap_bytes() as i64,
+        ))
+    };
     let len = data.len();
     let mut groups = data.chunks_exact_mut(512);
     for (n, g) in (&mut groups).enumerate() {
         prefetch_ahead::<8>(g.as_ptr(), len - 512 * n);
-        let lo = ctr as u64;
-        if lo.checked_add(31).is_none() {
-            let mut c = ctr.to_be_bytes();
-            ctr_vaes256(aes, &mut c, g);
-            ctr = u128::from_be_bytes(c);
-            continue;
-        }
-        let base = _mm512_broadcast_i32x4(_mm_set_epi64x((ctr >> 64) as i64, lo as i64));
-        let mut x: [__m512i; 8] = core::array::from_fn(|i| {
-            _mm512_xor_si512(
-                _mm512_shuffle_epi8(_mm512_add_epi64(base, inc[i]), reverse),
-                k[0],
-            )
+        let base = ctr & !31;
+        let (lower, higher) = (block(base), block(base.wrapping_add(32)));
+        let mut x: [__m512i; 8] = core::array::from_fn(|r| {
+            _mm512_xor_si512(_mm512_mask_blend_epi64(upper[r], lower, higher), low[r])
         });
         for kr in &k[1..rounds] {
             x = x.map(|v| _mm512_aesenc_epi128(v, *kr));
