@@ -168,7 +168,7 @@ impl Kdf {
     }
 }
 
-/// The parsed header (without its MAC, which [`super::keys`] checks).
+/// The parsed header (without its MAC, which `seal::keys` checks).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Header {
     pub suite: SealSuite,

@@ -18,8 +18,8 @@
 //! - [`Lanes`]: `Logic` plus what data movement needs — per-64-bit-word shifts for the
 //!   transposition, and loads/stores of whole blocks.
 //!
-//! Implementations: `u64` (64 lanes, portable, [`portable`]), [`x86::Avx2`] (256 lanes) and
-//! [`x86::Avx512`] (512 lanes), and [`trace::Trace`], which records every operation as a
+//! Implementations: `u64` (64 lanes, portable, [`portable`]), `x86::Avx2` (256 lanes) and
+//! `x86::Avx512` (512 lanes), and [`trace::Trace`], which records every operation as a
 //! [`trace::Gate`] so the *same* generic circuit code yields a gate list that an interpreter,
 //! a gate counter or the MX-1 cycle model can execute ([`trace::Circuit`]). That is the one
 //! place the circuits live: generic Rust functions over `Logic`, instantiated with real
@@ -388,8 +388,8 @@ impl<L: Lanes, const K: usize> RowSink<L, K> for BlocksOut<'_> {
 /// `g` of `m[p]` is bit `p` of word `g` of the old `m[i]`. Six SWAPMOVE stages of 32 swaps
 /// each; the transposition is its own inverse.
 ///
-/// The stages run in two passes over groups of eight rows ([`transpose_bytes`],
-/// [`transpose_bits`]; the passes commute), each group in registers: stage by stage over
+/// The stages run in two passes over groups of eight rows (`transpose_bytes`,
+/// `transpose_bits`; the passes commute), each group in registers: stage by stage over
 /// all 64 rows spilled the whole array six times. The block loaders and storers below
 /// run the byte pass straight from and to memory.
 #[inline(always)]

@@ -1,4 +1,4 @@
-//! The SIMD lane types: [`Avx2`] (256 lanes, `__m256i`) and [`Avx512`] (512 lanes,
+//! The SIMD lane types: `Avx2` (256 lanes, `__m256i`) and `Avx512` (512 lanes,
 //! `__m512i`, with [`Logic::tern`] as one `vpternlogq`), and the `#[target_feature]` entry
 //! points that run a [`Kernel`] on them. This is the only module of the bitsliced code with
 //! `unsafe`.

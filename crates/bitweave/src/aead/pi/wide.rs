@@ -275,7 +275,7 @@ unsafe fn pi<I: Kernel<W>, W: Word>(k: &Keys<W>, mut nx: [[I::V; 4]; 4]) -> PiOu
 /// π on whole states, one register per state word (word `i` of every lane's state in
 /// `x[i]`): the lane kernel, for what the whole-step kernel does not take — a message's
 /// last few blocks, and the serial steps (initial π, AD fold, SMN) of many messages at
-/// once. It is [`pi`] with ε taken back out of the last I3.
+/// once. It is `pi` with ε taken back out of the last I3.
 ///
 /// # Safety
 /// The ISA's target features (see [`Isa`]).

@@ -5,10 +5,10 @@
 //!
 //! # Derivation (all at compile time, from definitions — nothing typed in)
 //!
-//! - GF(4) = GF(2)[w]/(w²+w+1), elements `a1·w + a0` (bit 1, bit 0).
-//! - GF(16) = GF(4)[z]/(z²+z+N) with N = w (irreducible: Tr(w) = 1), elements `A1·z + A0`
+//! - GF(4) = GF(2)\[w\]/(w²+w+1), elements `a1·w + a0` (bit 1, bit 0).
+//! - GF(16) = GF(4)\[z\]/(z²+z+N) with N = w (irreducible: Tr(w) = 1), elements `A1·z + A0`
 //!   (bits 3..2, 1..0).
-//! - GF(256) = GF(16)[y]/(y²+y+M) with [`M`] the first element of trace 1 (found by
+//! - GF(256) = GF(16)\[y\]/(y²+y+M) with [`M`] the first element of trace 1 (found by
 //!   search), elements `B1·y + B0` (bits 7..4, 3..0).
 //! - [`BETA`], the first tower element that is a root of the AES polynomial
 //!   x⁸+x⁴+x³+x+1, gives the isomorphism: polynomial-basis bit `i` ↦ `BETA^i`

@@ -24,7 +24,7 @@
 //! through IP and FP, off the chain's critical path.
 //!
 //! The rounds of one, or three (EDE), DES stages run as one list of 16 or 48 round keys;
-//! decryption runs the reversed list (see [`Rounds`]).
+//! decryption runs the reversed list (see `Rounds`).
 
 use zeroize::{Zeroize, ZeroizeOnDrop};
 

@@ -1,7 +1,7 @@
 //! SEED's S-boxes as field maps the constant-time backends can evaluate without tables.
 //!
-//! SEED computes in GF(2^8) = GF(2)[X]/(X^8+X^6+X^5+X+1) ("SEED's field"); AES and the
-//! GFNI instructions compute in GF(2)[Y]/(Y^8+Y^4+Y^3+Y+1) ("AES's field"). Both are the
+//! SEED computes in GF(2^8) = GF(2)\[X\]/(X^8+X^6+X^5+X+1) ("SEED's field"); AES and the
+//! GFNI instructions compute in GF(2)\[Y\]/(Y^8+Y^4+Y^3+Y+1) ("AES's field"). Both are the
 //! field with 256 elements, so they are isomorphic. This module derives everything at
 //! compile time from the definitions in [`super`]:
 //!
@@ -262,11 +262,11 @@ pub const GFNI_S2: u64 = gfni_matrix(&S2_POST_COLS);
 
 /// The G function's mixing as rotations: with Y the word of S-box outputs
 /// (Y_j = S1(X_j) for even j, S2(X_j) for odd j, byte 0 least significant),
-/// G(X) = ⊕_r rotl(Y, 8r) & MIX[r].
+/// G(X) = ⊕_r rotl(Y, 8r) & MIX\[r\].
 ///
 /// Derivation (SEED-on-Cell §2.2, SS_0..SS_3): byte k of G's output takes
 /// Y_j & m_{(j+k) mod 4} from every input byte j. `rotl(Y, 8r)` puts Y_{k-r} at byte k,
-/// so MIX[r] has mask m_{(2k-r) mod 4} at byte k.
+/// so MIX\[r\] has mask m_{(2k-r) mod 4} at byte k.
 pub const MIX: [u32; 4] = {
     let mut mix = [0u32; 4];
     let mut r = 0;
