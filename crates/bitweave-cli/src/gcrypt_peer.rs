@@ -44,7 +44,7 @@ const GCRYCTL_DISABLE_HWF: c_int = 63;
 pub fn disabled_features() -> &'static [&'static CStr] {
     use bitweave::cpu::{cap, Tier};
     // Highest tier first: each tier leaves out a longer prefix of this list.
-    const HIGHEST_FIRST: &[&CStr] = &[
+    const X86_HIGHEST_FIRST: &[&CStr] = &[
         c"intel-avx512",
         c"intel-gfni",
         c"intel-avx",
@@ -57,13 +57,22 @@ pub fn disabled_features() -> &'static [&'static CStr] {
         c"intel-sse4.1",
         c"intel-shaext",
     ];
-    let above = match cap() {
-        Ok(Some(Tier::Avx2)) => 2,
-        Ok(Some(Tier::Aesni)) => 6,
-        Ok(Some(Tier::Portable)) => HIGHEST_FIRST.len(),
-        _ => 0,
+    const ARM_HIGHEST_FIRST: &[&CStr] = &[
+        c"arm-aes",
+        c"arm-pmull",
+        c"arm-sha1",
+        c"arm-sha2",
+        c"arm-neon",
+    ];
+    let (list, above) = match cap() {
+        Ok(Some(Tier::Avx2)) => (X86_HIGHEST_FIRST, 2),
+        Ok(Some(Tier::Aesni)) => (X86_HIGHEST_FIRST, 6),
+        Ok(Some(Tier::Neon)) => (ARM_HIGHEST_FIRST, 4),
+        Ok(Some(Tier::Portable)) if cfg!(target_arch = "aarch64") => (ARM_HIGHEST_FIRST, 5),
+        Ok(Some(Tier::Portable)) => (X86_HIGHEST_FIRST, X86_HIGHEST_FIRST.len()),
+        _ => (X86_HIGHEST_FIRST, 0),
     };
-    &HIGHEST_FIRST[..above]
+    &list[..above]
 }
 
 static INIT: Once = Once::new();

@@ -75,10 +75,11 @@ pub fn run() -> Result<()> {
 
 /// The tier backends see here, the cap in force and the features they may use.
 fn print_cpu() {
-    use bitweave::cpu::{self, CPU_ENV};
+    use bitweave::cpu::{self, Tier, CPU_ENV};
+    let tiers: Vec<_> = Tier::ALL.iter().map(|t| t.name()).collect();
     let cap = match cpu::cap() {
         Ok(Some(t)) => format!("capped by {CPU_ENV}={t}"),
-        _ => format!("no cap; {CPU_ENV}=portable|aesni|avx2|avx512 lowers it"),
+        _ => format!("no cap; {CPU_ENV}={} lowers it", tiers.join("|")),
     };
     println!("CPU tier: {} ({cap})", cpu::tier());
     println!("CPU features in use: {}", cpu::reported_names());

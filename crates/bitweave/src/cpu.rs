@@ -5,13 +5,16 @@
 //! reports, as OpenSSL's `OPENSSL_ia32cap` does, so each tier's selection, kernels and
 //! figures can be checked on the biggest CPU at hand:
 //!
-//! | tier | reports at most |
-//! |---|---|
-//! | `portable` | nothing beyond the architecture's baseline (SSE2 on x86-64) |
-//! | `aesni` | + SSSE3, SSE4.1, AES-NI, PCLMULQDQ (no AVX2) |
-//! | `avx2` | + AVX2, VAES-256, VPCLMULQDQ (no AVX-512, no GFNI: the AMD Zen 3 class) |
-//! | `avx512` | everything the CPU has (the default) |
+//! | arch | tier | reports at most |
+//! |---|---|---|
+//! | both | `portable` | nothing beyond the architecture's baseline (SSE2 on x86-64; on ARM64 not even NEON, so the scalar code is what runs) |
+//! | x86-64 | `aesni` | + SSSE3, SSE4.1, AES-NI, PCLMULQDQ (no AVX2) |
+//! | x86-64 | `avx2` | + AVX2, VAES-256, VPCLMULQDQ (no AVX-512, no GFNI: the AMD Zen 3 class) |
+//! | x86-64 | `avx512` | everything the CPU has (the default) |
+//! | ARM64 | `neon` | + NEON (Advanced SIMD), without the crypto extension |
+//! | ARM64 | `crypto` | + the ARMv8 crypto extension's AES instructions (the default) |
 //!
+//! Each architecture takes only its own tier names; another's is an unknown value.
 //! A cap only lowers: it never reports a feature the CPU lacks, so every `unsafe` entry
 //! into a `#[target_feature]` function guarded by [`has`] stays sound. An unknown value
 //! is an error at the first backend selection ([`check`]); until it is fixed detection
@@ -42,10 +45,14 @@ pub enum Feature {
     Avx512vl,
     Avx512vbmi,
     Avx512vbmi2,
+    /// ARM64 Advanced SIMD.
+    Neon,
+    /// ARM64's AES instructions (AESE/AESD/AESMC/AESIMC), part of the crypto extension.
+    ArmAes,
 }
 
 impl Feature {
-    pub const ALL: [Feature; 14] = [
+    pub const ALL: [Feature; 16] = [
         Feature::Sse2,
         Feature::Ssse3,
         Feature::Sse41,
@@ -60,9 +67,12 @@ impl Feature {
         Feature::Avx512vl,
         Feature::Avx512vbmi,
         Feature::Avx512vbmi2,
+        Feature::Neon,
+        Feature::ArmAes,
     ];
 
-    /// The name as `is_x86_feature_detected!` and `target_feature` spell it.
+    /// The name as `is_x86_feature_detected!`, `is_aarch64_feature_detected!` and
+    /// `target_feature` spell it.
     pub fn name(self) -> &'static str {
         match self {
             Feature::Sse2 => "sse2",
@@ -79,6 +89,8 @@ impl Feature {
             Feature::Avx512vl => "avx512vl",
             Feature::Avx512vbmi => "avx512vbmi",
             Feature::Avx512vbmi2 => "avx512vbmi2",
+            Feature::Neon => "neon",
+            Feature::ArmAes => "aes",
         }
     }
 
@@ -94,6 +106,8 @@ impl Feature {
             | Feature::Avx512vl
             | Feature::Avx512vbmi
             | Feature::Avx512vbmi2 => Tier::Avx512,
+            Feature::Neon => Tier::Neon,
+            Feature::ArmAes => Tier::Crypto,
         }
     }
 
@@ -117,9 +131,19 @@ impl Feature {
                 Feature::Avx512vl => d!("avx512vl"),
                 Feature::Avx512vbmi => d!("avx512vbmi"),
                 Feature::Avx512vbmi2 => d!("avx512vbmi2"),
+                Feature::Neon | Feature::ArmAes => false,
             }
         }
-        #[cfg(not(target_arch = "x86_64"))]
+        #[cfg(target_arch = "aarch64")]
+        {
+            use std::arch::is_aarch64_feature_detected as d;
+            match self {
+                Feature::Neon => d!("neon"),
+                Feature::ArmAes => d!("aes"),
+                _ => false,
+            }
+        }
+        #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
         {
             false
         }
@@ -130,17 +154,30 @@ impl Feature {
     }
 }
 
-/// A class of CPU, lowest first; see the module doc for what each reports.
+/// A class of CPU; see the module doc for what each reports. The order is lowest first
+/// within an architecture (the x86-64 and ARM64 tiers are never compared).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Tier {
     Portable,
     Aesni,
     Avx2,
     Avx512,
+    Neon,
+    Crypto,
 }
 
 impl Tier {
-    pub const ALL: [Tier; 4] = [Tier::Portable, Tier::Aesni, Tier::Avx2, Tier::Avx512];
+    /// This architecture's tiers, lowest first.
+    #[cfg(not(target_arch = "aarch64"))]
+    pub const ALL: &'static [Tier] = &[Tier::Portable, Tier::Aesni, Tier::Avx2, Tier::Avx512];
+    /// This architecture's tiers, lowest first.
+    #[cfg(target_arch = "aarch64")]
+    pub const ALL: &'static [Tier] = &[Tier::Portable, Tier::Neon, Tier::Crypto];
+
+    /// The highest tier here: what detection reports with no cap.
+    pub fn top() -> Tier {
+        *Tier::ALL.last().expect("every architecture has a tier")
+    }
 
     /// The name `BITWEAVE_CPU` takes.
     pub fn name(self) -> &'static str {
@@ -149,13 +186,27 @@ impl Tier {
             Tier::Aesni => "aesni",
             Tier::Avx2 => "avx2",
             Tier::Avx512 => "avx512",
+            Tier::Neon => "neon",
+            Tier::Crypto => "crypto",
         }
     }
 
-    /// Parses a `BITWEAVE_CPU` value (case-insensitive).
+    /// Parses a `BITWEAVE_CPU` value (case-insensitive; this architecture's tiers only).
     pub fn parse(s: &str) -> Option<Tier> {
         let s = s.trim().to_ascii_lowercase();
-        Tier::ALL.into_iter().find(|t| t.name() == s)
+        Tier::ALL.iter().copied().find(|t| t.name() == s)
+    }
+
+    /// The features a CPU must report to count as this tier.
+    fn needs(self) -> &'static [Feature] {
+        match self {
+            Tier::Portable => &[],
+            Tier::Aesni => &[Feature::Aes, Feature::Sse41],
+            Tier::Avx2 => &[Feature::Avx2, Feature::Aes, Feature::Vaes],
+            Tier::Avx512 => &[Feature::Avx512f, Feature::Avx512bw],
+            Tier::Neon => &[Feature::Neon],
+            Tier::Crypto => &[Feature::Neon, Feature::ArmAes],
+        }
     }
 }
 
@@ -171,10 +222,12 @@ pub struct BadCap(pub String);
 
 impl fmt::Display for BadCap {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names: Vec<_> = Tier::ALL.iter().map(|t| t.name()).collect();
         write!(
             f,
-            "{CPU_ENV}='{}' is not a CPU tier (portable, aesni, avx2 or avx512)",
-            self.0
+            "{CPU_ENV}='{}' is not a CPU tier of this architecture ({})",
+            self.0,
+            names.join(", ")
         )
     }
 }
@@ -199,7 +252,7 @@ fn state() -> &'static State {
         };
         let limit = match &cap {
             Ok(Some(t)) => *t,
-            Ok(None) => Tier::Avx512,
+            Ok(None) => Tier::top(),
             Err(_) => Tier::Portable,
         };
         let mut detected = 0;
@@ -247,18 +300,11 @@ pub fn check() -> Result<(), BadCap> {
 
 /// The highest tier whose features this CPU reports, as the backends see it.
 pub fn tier() -> Tier {
-    let needs = |t: Tier| -> &'static [Feature] {
-        match t {
-            Tier::Portable => &[],
-            Tier::Aesni => &[Feature::Aes, Feature::Sse41],
-            Tier::Avx2 => &[Feature::Avx2, Feature::Aes, Feature::Vaes],
-            Tier::Avx512 => &[Feature::Avx512f, Feature::Avx512bw],
-        }
-    };
     Tier::ALL
-        .into_iter()
+        .iter()
+        .copied()
         .rev()
-        .find(|&t| has_all(needs(t)))
+        .find(|&t| has_all(t.needs()))
         .unwrap_or(Tier::Portable)
 }
 
@@ -313,12 +359,25 @@ mod tests {
 
     #[test]
     fn tiers_parse_by_name_only() {
-        for t in Tier::ALL {
+        for &t in Tier::ALL {
             assert_eq!(Tier::parse(t.name()), Some(t));
             assert_eq!(Tier::parse(&t.name().to_uppercase()), Some(t));
         }
         assert_eq!(Tier::parse("avx"), None);
         assert_eq!(Tier::parse("sse"), None);
+        // Another architecture's tier is an unknown value here.
+        let every = [
+            Tier::Portable,
+            Tier::Aesni,
+            Tier::Avx2,
+            Tier::Avx512,
+            Tier::Neon,
+            Tier::Crypto,
+        ];
+        for t in every.into_iter().filter(|t| !Tier::ALL.contains(t)) {
+            assert_eq!(Tier::parse(t.name()), None, "{t}");
+        }
+        assert_eq!(Tier::top(), *Tier::ALL.last().unwrap());
     }
 
     #[test]

@@ -91,6 +91,8 @@ fn table() -> Vec<BackendInfo> {
     }
     #[cfg(target_arch = "x86_64")]
     x86_aes(&mut v);
+    #[cfg(target_arch = "aarch64")]
+    arm_aes(&mut v);
     sliced(&mut v);
     des_serial(&mut v);
     seed_simd(&mut v);
@@ -217,6 +219,26 @@ fn x86_aes(v: &mut Vec<BackendInfo>) {
                 build,
             });
         }
+    }
+}
+
+/// The ARMv8 crypto extension backend for the three AES key sizes: the default for both
+/// shapes where the AES instructions exist (the bitsliced backends are the constant-time
+/// choice without them).
+#[cfg(target_arch = "aarch64")]
+fn arm_aes(v: &mut Vec<BackendInfo>) {
+    use aes::arm::{AesArm, FEATURES, WIDTH};
+    for kind in [CipherKind::Aes128, CipherKind::Aes192, CipherKind::Aes256] {
+        v.push(BackendInfo {
+            cipher: kind,
+            name: "armv8",
+            features: FEATURES,
+            priority: 50,
+            serial_priority: 50,
+            width: WIDTH,
+            constant_time: true,
+            build: |k| Box::new(AesArm::new(k).expect("registry checked availability")),
+        });
     }
 }
 

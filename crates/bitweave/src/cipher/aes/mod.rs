@@ -7,6 +7,8 @@
 
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
+#[cfg(target_arch = "aarch64")]
+pub mod arm;
 pub mod circuit;
 pub mod sliced;
 pub mod soft;
