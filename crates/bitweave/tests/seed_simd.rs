@@ -1,4 +1,5 @@
-//! The constant-time SEED backends (`gfni512`, `gfni256`, `ct64`): their G functions and
+//! The constant-time SEED backends (`gfni512`, `gfni256`, `vaes256`, `aesni`, `gfni128`,
+//! `armv8` on ARM64, `ct64`): their G functions and
 //! S-boxes against the tables on all inputs, their key schedules against the table key
 //! schedule, and every registered SEED backend against `soft` on random lengths that cut
 //! register groups and registers short, on unaligned buffers and through the modes
@@ -27,6 +28,8 @@ fn g_functions() -> Vec<(&'static str, GFn)> {
             v.push((kernel.name, Box::new(|w| kernel.g(w))));
         }
     }
+    #[cfg(target_arch = "aarch64")]
+    v.push((seed::arm::KERNEL.name, Box::new(|w| seed::arm::KERNEL.g(w))));
     v
 }
 
@@ -89,9 +92,12 @@ fn seed_backends() -> Vec<registry::BackendInfo> {
         .copied()
         .filter(|b| b.cipher == CipherKind::Seed && b.name != "soft")
         .collect();
-    // The GFNI engines exist only in x86-64 builds; ct64 everywhere.
+    // The GFNI and AES-NI engines exist only in x86-64 builds, `armv8` only in ARM64
+    // ones; ct64 everywhere.
     let expected: &[&str] = if cfg!(target_arch = "x86_64") {
         &["ct64", "aesni", "gfni128", "gfni256", "gfni512"]
+    } else if cfg!(target_arch = "aarch64") {
+        &["ct64", "armv8"]
     } else {
         &["ct64"]
     };

@@ -255,6 +255,26 @@ fn seed_simd(v: &mut Vec<BackendInfo>) {
         constant_time: true,
         build: |k| Box::new(seed::ct::SeedCt64::new(k)),
     });
+    // ARM64: the single-block `AESE` kernel serves both shapes. For batches it is chosen
+    // over `ct64` without a measurement on ARM hardware (none here): per block it issues
+    // ~48 G × 20 NEON instructions, and independent blocks overlap in the core, where
+    // `ct64`'s table-free inversion costs ~190 c/B even on x86's wide cores.
+    #[cfg(target_arch = "aarch64")]
+    {
+        use seed::single::SeedOneBlock;
+        v.push(BackendInfo {
+            cipher: CipherKind::Seed,
+            name: seed::arm::KERNEL.name,
+            features: seed::arm::KERNEL.features,
+            priority: 30,
+            serial_priority: 30,
+            width: 1,
+            constant_time: true,
+            build: |k| {
+                Box::new(SeedOneBlock::new(k, &seed::arm::KERNEL).expect("registry checked"))
+            },
+        });
+    }
     #[cfg(target_arch = "x86_64")]
     {
         use seed::x86::{Level, SeedX86};

@@ -16,9 +16,8 @@
 
 use core::arch::x86_64::*;
 
-use super::field::{NibbleMap, AES_IN, AES_OUT_S1, AES_OUT_S2, MIX};
+use super::field::{NibbleMap, AES_IN, AES_OUT_S1, AES_OUT_S2, MIX, ROTL16, ROTL24, ROTL8};
 use super::single::one_block_kernel;
-use super::x86::{ROTL16, ROTL24, ROTL8};
 use crate::cpu::Feature;
 
 one_block_kernel!(

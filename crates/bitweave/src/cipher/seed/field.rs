@@ -291,6 +291,24 @@ pub const fn mix(y: u32) -> u32 {
         ^ (y.rotate_left(24) & MIX[3])
 }
 
+/// A byte shuffle of 16 bytes (`pshufb`/`tbl` indices): output byte `4w + d` takes input
+/// byte `4w + map[d]`, the same permutation in every 32-bit word.
+pub const fn word_shuffle(map: [u8; 4]) -> [u8; 16] {
+    let mut idx = [0u8; 16];
+    let mut i = 0;
+    while i < 16 {
+        idx[i] = (i as u8 & !3) + map[i % 4];
+        i += 1;
+    }
+    idx
+}
+
+/// The mixing's rotations left by 8, 16, 24 bits inside every 32-bit word of a
+/// little-endian register (byte d takes byte d - r), as byte shuffles.
+pub static ROTL8: [u8; 16] = word_shuffle([3, 0, 1, 2]);
+pub static ROTL16: [u8; 16] = word_shuffle([2, 3, 0, 1]);
+pub static ROTL24: [u8; 16] = word_shuffle([1, 2, 3, 0]);
+
 #[cfg(test)]
 mod tests {
     use super::super::{gf_mul, soft, S1, S2};

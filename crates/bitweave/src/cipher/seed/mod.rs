@@ -13,11 +13,13 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 
 #[cfg(target_arch = "x86_64")]
 pub mod aesni;
+#[cfg(target_arch = "aarch64")]
+pub mod arm;
 pub mod ct;
 pub mod field;
 #[cfg(target_arch = "x86_64")]
 pub mod gfni;
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 pub mod single;
 pub mod soft;
 #[cfg(target_arch = "x86_64")]

@@ -20,6 +20,79 @@ use super::SeedKeySchedule;
 use crate::cipher::{shift_left_one_bit, BlockCipher, Feedback};
 use crate::cpu::Feature;
 
+/// A word broadcast to the four 32-bit lanes of a 128-bit register, and the lane
+/// operations the rounds need: baseline SIMD on each architecture (SSE2, NEON), so a
+/// kernel's G is the only part written per instruction set.
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod lanes {
+    use core::arch::x86_64::*;
+
+    pub type V = __m128i;
+
+    #[inline]
+    #[target_feature(enable = "sse2")]
+    pub fn splat(w: u32) -> V {
+        _mm_set1_epi32(w as i32)
+    }
+    #[inline]
+    #[target_feature(enable = "sse2")]
+    pub fn xor(a: V, b: V) -> V {
+        _mm_xor_si128(a, b)
+    }
+    #[inline]
+    #[target_feature(enable = "sse2")]
+    pub fn add(a: V, b: V) -> V {
+        _mm_add_epi32(a, b)
+    }
+    #[inline]
+    #[target_feature(enable = "sse2")]
+    pub fn zero() -> V {
+        _mm_setzero_si128()
+    }
+    /// The word (lane 0).
+    #[inline]
+    #[target_feature(enable = "sse2")]
+    pub fn word(v: V) -> u32 {
+        _mm_cvtsi128_si32(v) as u32
+    }
+}
+
+/// See the x86-64 version: the same operations on NEON, bytes as the register type (the
+/// S-box steps work on bytes).
+#[cfg(target_arch = "aarch64")]
+pub(crate) mod lanes {
+    use core::arch::aarch64::*;
+
+    pub type V = uint8x16_t;
+
+    #[inline]
+    #[target_feature(enable = "neon")]
+    pub fn splat(w: u32) -> V {
+        vreinterpretq_u8_u32(vdupq_n_u32(w))
+    }
+    #[inline]
+    #[target_feature(enable = "neon")]
+    pub fn xor(a: V, b: V) -> V {
+        veorq_u8(a, b)
+    }
+    #[inline]
+    #[target_feature(enable = "neon")]
+    pub fn add(a: V, b: V) -> V {
+        vreinterpretq_u8_u32(vaddq_u32(vreinterpretq_u32_u8(a), vreinterpretq_u32_u8(b)))
+    }
+    #[inline]
+    #[target_feature(enable = "neon")]
+    pub fn zero() -> V {
+        vdupq_n_u8(0)
+    }
+    /// The word (lane 0).
+    #[inline]
+    #[target_feature(enable = "neon")]
+    pub fn word(v: V) -> u32 {
+        vgetq_lane_u32::<0>(vreinterpretq_u32_u8(v))
+    }
+}
+
 /// Round keys in the order a direction uses them.
 pub(crate) type RoundKeys = [[u32; 2]; 16];
 
@@ -147,27 +220,27 @@ macro_rules! one_block_kernel {
         };
 
         type RoundKeys = super::single::RoundKeys;
+        use super::single::lanes;
 
         /// G on one word, for the key schedule.
         #[target_feature(enable = $features)]
         fn g_word(w: u32) -> u32 {
-            _mm_cvtsi128_si32($g(_mm_set1_epi32(w as i32), &$consts::new())) as u32
+            lanes::word($g(lanes::splat(w), &$consts::new()))
         }
 
         /// A block as its four big-endian words, each broadcast: [L0, L1, R0, R1].
         #[inline]
         #[target_feature(enable = $features)]
-        fn load(x: u128) -> [__m128i; 4] {
-            core::array::from_fn(|i| _mm_set1_epi32((x >> (96 - 32 * i)) as u32 as i32))
+        fn load(x: u128) -> [lanes::V; 4] {
+            core::array::from_fn(|i| lanes::splat((x >> (96 - 32 * i)) as u32))
         }
 
         /// The block of four broadcast words [W0, W1, W2, W3].
         #[inline]
         #[target_feature(enable = $features)]
-        fn store(w: [__m128i; 4]) -> u128 {
-            w.iter().fold(0u128, |acc, &v| {
-                (acc << 32) | _mm_cvtsi128_si32(v) as u32 as u128
-            })
+        fn store(w: [lanes::V; 4]) -> u128 {
+            w.iter()
+                .fold(0u128, |acc, &v| (acc << 32) | lanes::word(v) as u128)
         }
 
         /// The 16 rounds on a block [L0, L1, R0, R1]; returns the output block
@@ -181,23 +254,23 @@ macro_rules! one_block_kernel {
         /// because the bracket is computed while G runs.
         #[inline]
         #[target_feature(enable = $features)]
-        fn rounds(b: [__m128i; 4], rk: &RoundKeys, cs: &$consts) -> [__m128i; 4] {
-            let set1 = |w: u32| _mm_set1_epi32(w as i32);
-            let k01 = |k: &[u32; 2]| set1(k[0] ^ k[1]);
+        fn rounds(b: [lanes::V; 4], rk: &RoundKeys, cs: &$consts) -> [lanes::V; 4] {
+            use lanes::{add, splat, xor};
+            let k01 = |k: &[u32; 2]| splat(k[0] ^ k[1]);
             let [mut l0, mut l1, mut c, mut d] = b;
-            let mut x = _mm_xor_si128(_mm_xor_si128(c, d), k01(&rk[0]));
+            let mut x = xor(xor(c, d), k01(&rk[0]));
             for (i, k) in rk.iter().enumerate() {
-                let ck0 = _mm_xor_si128(c, set1(k[0]));
+                let ck0 = xor(c, splat(k[0]));
                 let ahead = match rk.get(i + 1) {
-                    Some(next) => _mm_xor_si128(_mm_xor_si128(l0, l1), k01(next)),
-                    None => _mm_setzero_si128(),
+                    Some(next) => xor(xor(l0, l1), k01(next)),
+                    None => lanes::zero(),
                 };
                 let t1 = $g(x, cs);
-                let t0 = $g(_mm_add_epi32(ck0, t1), cs);
-                let t1 = $g(_mm_add_epi32(t1, t0), cs);
-                let s = _mm_add_epi32(t0, t1);
-                x = _mm_xor_si128(s, _mm_xor_si128(t1, ahead));
-                (l0, l1, c, d) = (c, d, _mm_xor_si128(l0, s), _mm_xor_si128(l1, t1));
+                let t0 = $g(add(ck0, t1), cs);
+                let t1 = $g(add(t1, t0), cs);
+                let s = add(t0, t1);
+                x = xor(s, xor(t1, ahead));
+                (l0, l1, c, d) = (c, d, xor(l0, s), xor(l1, t1));
             }
             // After the last swap (C, D) is the half updated last: the output is R ‖ L.
             [c, d, l0, l1]
@@ -229,8 +302,8 @@ macro_rules! one_block_kernel {
         ) {
             use crate::cipher::Feedback;
             let c = $consts::new();
-            let xor4 = |a: [__m128i; 4], b: [__m128i; 4]| -> [__m128i; 4] {
-                core::array::from_fn(|i| _mm_xor_si128(a[i], b[i]))
+            let xor4 = |a: [lanes::V; 4], b: [lanes::V; 4]| -> [lanes::V; 4] {
+                core::array::from_fn(|i| lanes::xor(a[i], b[i]))
             };
             let mut z = load(u128::from_be_bytes(
                 (&*state).try_into().expect("one block"),

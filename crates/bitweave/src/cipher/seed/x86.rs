@@ -25,7 +25,8 @@ use core::arch::x86_64::*;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use super::field::{
-    NibbleMap, AES_IN, AES_OUT_S1, AES_OUT_S2, B1, B2, GFNI_S1, GFNI_S2, GFNI_TO_AES, MIX,
+    word_shuffle, NibbleMap, AES_IN, AES_OUT_S1, AES_OUT_S2, B1, B2, GFNI_S1, GFNI_S2, GFNI_TO_AES,
+    MIX, ROTL16, ROTL24, ROTL8,
 };
 use super::SeedKeySchedule;
 use crate::cipher::BlockCipher;
@@ -173,24 +174,8 @@ impl BlockCipher for SeedX86 {
     }
 }
 
-/// A byte shuffle inside each 16-byte lane: output byte `4w + d` of a lane takes input byte
-/// `4w + map[d]` (the same permutation in every 32-bit word).
-const fn word_shuffle(map: [u8; 4]) -> [u8; 16] {
-    let mut idx = [0u8; 16];
-    let mut i = 0;
-    while i < 16 {
-        idx[i] = (i as u8 & !3) + map[i % 4];
-        i += 1;
-    }
-    idx
-}
-
 /// Reverses the bytes of every 32-bit word (big-endian block words ↔ native integers).
 static BSWAP32: [u8; 16] = word_shuffle([3, 2, 1, 0]);
-/// Rotations left by 8, 16, 24 bits inside every 32-bit word (byte d takes byte d - r).
-pub(super) static ROTL8: [u8; 16] = word_shuffle([3, 0, 1, 2]);
-pub(super) static ROTL16: [u8; 16] = word_shuffle([2, 3, 0, 1]);
-pub(super) static ROTL24: [u8; 16] = word_shuffle([1, 2, 3, 0]);
 
 /// The inverse of AES's ShiftRows as a byte shuffle (byte r + 4c takes byte
 /// r + 4((c - r) mod 4)), so that AESENCLAST's ShiftRows puts every byte back in place.
