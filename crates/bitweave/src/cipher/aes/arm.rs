@@ -123,25 +123,26 @@ fn last_round<const DEC: bool>(s: uint8x16_t, k: uint8x16_t, k_final: uint8x16_t
     veorq_u8(s, k_final)
 }
 
-/// R blocks through every round, each round's key loaded once for all R.
-#[inline]
-#[target_feature(enable = "neon,aes")]
-fn blocks<const R: usize, const DEC: bool>(
-    keys: &Keys,
-    rounds: usize,
-    mut s: [uint8x16_t; R],
-) -> [uint8x16_t; R] {
-    for r in 0..rounds - 1 {
-        let k = keys.at(r);
-        for x in s.iter_mut() {
-            *x = round::<DEC>(*x, k);
+/// Blocks (an array of vectors) through the NR rounds, each round's key loaded once for
+/// all of them. A macro, not a function: as a function it was too big to inline, and an
+/// eight-block group then went to the stack and back around the call. The constant round
+/// count lets the compiler unroll the rounds and keep the keys in registers.
+macro_rules! blocks {
+    ($keys:expr, $s:expr, $dec:expr, $nr:expr) => {{
+        let keys: &Keys = $keys;
+        let mut s = $s;
+        for r in 0..$nr - 1 {
+            let k = keys.at(r);
+            for x in s.iter_mut() {
+                *x = round::<{ $dec }>(*x, k);
+            }
         }
-    }
-    let (k, k_final) = (keys.at(rounds - 1), keys.at(rounds));
-    for x in s.iter_mut() {
-        *x = last_round::<DEC>(*x, k, k_final);
-    }
-    s
+        let (k, k_final) = (keys.at($nr - 1), keys.at($nr));
+        for x in s.iter_mut() {
+            *x = last_round::<{ $dec }>(*x, k, k_final);
+        }
+        s
+    }};
 }
 
 /// Loads R blocks from `p`.
@@ -171,13 +172,13 @@ unsafe fn store<const R: usize>(p: *mut u8, s: [uint8x16_t; R]) {
 /// Every block of `data` (whole blocks) in place: groups of eight, then one group of 4,
 /// 2 and 1 as the tail needs.
 #[target_feature(enable = "neon,aes")]
-fn crypt<const DEC: bool>(keys: &Keys, rounds: usize, data: &mut [u8]) {
+fn crypt<const DEC: bool, const NR: usize>(keys: &Keys, data: &mut [u8]) {
     let mut chunks = data.chunks_exact_mut(16 * WIDTH);
     for c in &mut chunks {
         // SAFETY: `c` is 16 * WIDTH bytes.
         unsafe {
             let s = load::<WIDTH>(c.as_ptr());
-            store(c.as_mut_ptr(), blocks::<WIDTH, DEC>(keys, rounds, s));
+            store(c.as_mut_ptr(), blocks!(keys, s, DEC, NR));
         }
     }
     let mut tail = chunks.into_remainder();
@@ -193,15 +194,15 @@ fn crypt<const DEC: bool>(keys: &Keys, rounds: usize, data: &mut [u8]) {
             match take {
                 4 => store(
                     c.as_mut_ptr(),
-                    blocks::<4, DEC>(keys, rounds, load(c.as_ptr())),
+                    blocks!(keys, load::<4>(c.as_ptr()), DEC, NR),
                 ),
                 2 => store(
                     c.as_mut_ptr(),
-                    blocks::<2, DEC>(keys, rounds, load(c.as_ptr())),
+                    blocks!(keys, load::<2>(c.as_ptr()), DEC, NR),
                 ),
                 _ => store(
                     c.as_mut_ptr(),
-                    blocks::<1, DEC>(keys, rounds, load(c.as_ptr())),
+                    blocks!(keys, load::<1>(c.as_ptr()), DEC, NR),
                 ),
             }
         }
@@ -217,7 +218,7 @@ fn crypt<const DEC: bool>(keys: &Keys, rounds: usize, data: &mut [u8]) {
 /// `AESE(t, k_last ⊕ v ⊕ k_0)`, where `t` is this block's state before its final key
 /// XOR. The block's output needs one more XOR that nothing waits for.
 #[target_feature(enable = "neon,aes")]
-fn single_chain(keys: &Keys, rounds: usize, fb: Feedback, state: &mut [u8], data: &mut [u8]) {
+fn single_chain<const NR: usize>(keys: &Keys, fb: Feedback, state: &mut [u8], data: &mut [u8]) {
     let n = data.len() / 16;
     if n == 0 {
         return;
@@ -225,7 +226,7 @@ fn single_chain(keys: &Keys, rounds: usize, fb: Feedback, state: &mut [u8], data
     let ptr = data.as_mut_ptr();
     // SAFETY (every `load`/`store` below): block `i < n` lies inside `data`.
     let at = |i: usize| unsafe { vld1q_u8(ptr.add(16 * i)) };
-    let (k0, k_last) = (keys.at(0), keys.at(rounds));
+    let (k0, k_last) = (keys.at(0), keys.at(NR));
     // SAFETY: `state` is one 16-byte block (the caller's chain state).
     let s = unsafe { vld1q_u8(state.as_ptr()) };
     // (x, key): the next block's input to its first AESE, and the key folded into it.
@@ -236,10 +237,10 @@ fn single_chain(keys: &Keys, rounds: usize, fb: Feedback, state: &mut [u8], data
     let mut last_feedback = s;
     for i in 0..n {
         x = round::<false>(x, key);
-        for r in 1..rounds - 1 {
+        for r in 1..NR - 1 {
             x = round::<false>(x, keys.at(r));
         }
-        let t = vaeseq_u8(x, keys.at(rounds - 1));
+        let t = vaeseq_u8(x, keys.at(NR - 1));
         let e = veorq_u8(t, k_last);
         let (out, feedback, carry) = match fb {
             Feedback::Cbc => {
@@ -276,9 +277,9 @@ fn counter_block(ctr: u128) -> uint8x16_t {
 /// wiped).
 #[inline]
 #[target_feature(enable = "neon,aes")]
-fn ctr_group<const R: usize>(keys: &Keys, rounds: usize, ctr: u128, data: &mut [u8]) {
+fn ctr_group<const R: usize, const NR: usize>(keys: &Keys, ctr: u128, data: &mut [u8]) {
     let s: [uint8x16_t; R] = core::array::from_fn(|i| counter_block(ctr.wrapping_add(i as u128)));
-    let ks = blocks::<R, false>(keys, rounds, s);
+    let ks = blocks!(keys, s, false, NR);
     for (block, k) in data.chunks_mut(16).zip(ks) {
         if block.len() == 16 {
             // SAFETY: `block` is 16 bytes.
@@ -296,13 +297,13 @@ fn ctr_group<const R: usize>(keys: &Keys, rounds: usize, ctr: u128, data: &mut [
 /// Counter mode: groups of eight counter blocks built in registers, then one group of
 /// 4, 2 and 1 as the tail needs.
 #[target_feature(enable = "neon,aes")]
-fn ctr(keys: &Keys, rounds: usize, counter: &mut [u8], data: &mut [u8]) {
+fn ctr<const NR: usize>(keys: &Keys, counter: &mut [u8], data: &mut [u8]) {
     let mut ctr = u128::from_be_bytes(counter.try_into().expect("a 16-byte counter"));
     let mut chunks = data.chunks_mut(16 * WIDTH);
     for c in &mut chunks {
         let n = c.len().div_ceil(16);
         if n == WIDTH {
-            ctr_group::<WIDTH>(keys, rounds, ctr, c);
+            ctr_group::<WIDTH, NR>(keys, ctr, c);
         } else {
             // The tail: at most one group each of 4, 2 and 1 registers.
             let (mut rest, mut at) = (c, ctr);
@@ -314,9 +315,9 @@ fn ctr(keys: &Keys, rounds: usize, counter: &mut [u8], data: &mut [u8]) {
                 };
                 let (g, r) = rest.split_at_mut(rest.len().min(16 * take));
                 match take {
-                    4 => ctr_group::<4>(keys, rounds, at, g),
-                    2 => ctr_group::<2>(keys, rounds, at, g),
-                    _ => ctr_group::<1>(keys, rounds, at, g),
+                    4 => ctr_group::<4, NR>(keys, at, g),
+                    2 => ctr_group::<2, NR>(keys, at, g),
+                    _ => ctr_group::<1, NR>(keys, at, g),
                 }
                 at = at.wrapping_add(take as u128);
                 rest = r;
@@ -330,7 +331,7 @@ fn ctr(keys: &Keys, rounds: usize, counter: &mut [u8], data: &mut [u8]) {
 /// CBC decryption of one stream: eight blocks decrypted together, each XORed with the
 /// ciphertext block before it (kept in a register across groups).
 #[target_feature(enable = "neon,aes")]
-fn cbc_decrypt_one(keys: &Keys, rounds: usize, prev: &mut [u8], data: &mut [u8]) {
+fn cbc_decrypt_one<const NR: usize>(keys: &Keys, prev: &mut [u8], data: &mut [u8]) {
     // SAFETY: `prev` is one 16-byte block.
     let mut behind = unsafe { vld1q_u8(prev.as_ptr()) };
     let mut chunks = data.chunks_exact_mut(16 * WIDTH);
@@ -338,7 +339,7 @@ fn cbc_decrypt_one(keys: &Keys, rounds: usize, prev: &mut [u8], data: &mut [u8])
         // SAFETY: `c` is 16 * WIDTH bytes.
         unsafe {
             let ct = load::<WIDTH>(c.as_ptr());
-            let mut p = blocks::<WIDTH, true>(keys, rounds, ct);
+            let mut p = blocks!(keys, ct, true, NR);
             p[0] = veorq_u8(p[0], behind);
             for i in 1..WIDTH {
                 p[i] = veorq_u8(p[i], ct[i - 1]);
@@ -351,13 +352,34 @@ fn cbc_decrypt_one(keys: &Keys, rounds: usize, prev: &mut [u8], data: &mut [u8])
         // SAFETY: `c` is 16 bytes.
         unsafe {
             let ct = vld1q_u8(c.as_ptr());
-            let [p] = blocks::<1, true>(keys, rounds, [ct]);
+            let [p] = blocks!(keys, [ct], true, NR);
             vst1q_u8(c.as_mut_ptr(), veorq_u8(p, behind));
             behind = ct;
         }
     }
     // SAFETY: `prev` is one 16-byte block.
     unsafe { vst1q_u8(prev.as_mut_ptr(), behind) };
+}
+
+/// Runs `$call` with the const `NR` set to `$rounds` (10, 12 or 14), so every kernel is
+/// compiled for each key size with its rounds unrolled.
+macro_rules! per_rounds {
+    ($rounds:expr, $call:expr) => {
+        match $rounds {
+            10 => {
+                const NR: usize = 10;
+                $call
+            }
+            12 => {
+                const NR: usize = 12;
+                $call
+            }
+            _ => {
+                const NR: usize = 14;
+                $call
+            }
+        }
+    };
 }
 
 impl BlockCipher for AesArm {
@@ -373,29 +395,34 @@ impl BlockCipher for AesArm {
     fn encrypt_blocks(&self, blocks: &mut [u8]) {
         assert!(blocks.len().is_multiple_of(16), "whole blocks only");
         // SAFETY: an AesArm exists only where `new` confirmed NEON and AES.
-        unsafe { crypt::<false>(&self.enc, self.rounds, blocks) }
+        unsafe { per_rounds!(self.rounds, crypt::<false, NR>(&self.enc, blocks)) }
     }
     fn decrypt_blocks(&self, blocks: &mut [u8]) {
         assert!(blocks.len().is_multiple_of(16), "whole blocks only");
         // SAFETY: as in `encrypt_blocks`.
-        unsafe { crypt::<true>(&self.dec, self.rounds, blocks) }
+        unsafe { per_rounds!(self.rounds, crypt::<true, NR>(&self.dec, blocks)) }
     }
     fn encrypt_chains(&self, feedback: Feedback, state: &mut [u8], data: &mut [u8]) {
         if state.len() == 16 {
             // SAFETY: as in `encrypt_blocks`.
-            unsafe { single_chain(&self.enc, self.rounds, feedback, state, data) }
+            unsafe {
+                per_rounds!(
+                    self.rounds,
+                    single_chain::<NR>(&self.enc, feedback, state, data)
+                )
+            }
         } else {
             crate::cipher::chains_by_rows(self, feedback, state, data)
         }
     }
     fn ctr_keystream_xor(&self, counter: &mut [u8], data: &mut [u8]) {
         // SAFETY: as in `encrypt_blocks`.
-        unsafe { ctr(&self.enc, self.rounds, counter, data) }
+        unsafe { per_rounds!(self.rounds, ctr::<NR>(&self.enc, counter, data)) }
     }
     fn cbc_decrypt_rows(&self, prev: &mut [u8], data: &mut [u8]) {
         if prev.len() == 16 {
             // SAFETY: as in `encrypt_blocks`.
-            unsafe { cbc_decrypt_one(&self.dec, self.rounds, prev, data) }
+            unsafe { per_rounds!(self.rounds, cbc_decrypt_one::<NR>(&self.dec, prev, data)) }
         } else {
             cbc_decrypt_by_slabs(self, prev, data)
         }

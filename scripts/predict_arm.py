@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""Predicted ARM64 speed of bitweave's ARM kernels, from the compiled code: never measured.
+
+For each kernel, the innermost loop of the aarch64 binary's function that holds the most
+AES instructions (one batch group, or one block of a chain) is disassembled and given to
+llvm-mca with LLVM's scheduling model of a core (Neoverse N1, V1, V2: the models encode
+Arm's Software Optimization Guides). Printed per kernel and core: llvm-mca's cycles per
+iteration as core cycles per byte, its throughput bound for the same instructions (the
+busiest execution resource, "Block RThroughput"), and the share of that bound reached.
+A loop-carried chain (CBC encryption) is bound by latency, not throughput, and the share
+says so. Emulation (qemu) checks these kernels' bytes; no ARM hardware timed them.
+
+Usage: predict_arm.py BINARY [LLVM_SUFFIX]   (e.g. target/aarch64-.../release/bitweave -19)
+"""
+import re
+import subprocess
+import sys
+
+BINARY = sys.argv[1]
+SUFFIX = sys.argv[2] if len(sys.argv) > 2 else ""
+CORES = ["neoverse-n1", "neoverse-v1", "neoverse-v2"]
+ITERATIONS = 300
+
+# (label, symbol fragment, AES mnemonic that marks the loop, AES ops per 16-byte block:
+#  "nr" for AES's round count, or a number; whether iterations depend on each other)
+KERNELS = [
+    ("aes ecb enc", "3aes3arm5crypt", "aese", "nr", False),
+    ("aes ecb dec", "3aes3arm5crypt", "aesd", "nr", False),
+    ("aes ctr", "3aes3arm3ctr", "aese", "nr", False),
+    ("aes cbc dec", "3aes3arm15cbc_decrypt_one", "aesd", "nr", False),
+    ("aes cbc/cfb/ofb enc chain", "3aes3arm12single_chain", "aese", "nr", True),
+    ("seed ecb/ctr/decryption (blocks one by one)", "4seed3arm12crypt_blocks", "aese", 48, False),
+    ("seed cbc/cfb/ofb enc chain", "4seed3arm5chain", "aese", 48, True),
+]
+BRANCH = re.compile(r"(b\.\w+|b|cbnz|cbz|tbnz|tbz)\s")
+
+
+def run(*cmd, stdin=None):
+    return subprocess.run(cmd, input=stdin, capture_output=True, text=True, check=True).stdout
+
+
+def symbols():
+    out = run(f"llvm-objdump{SUFFIX}", "-t", BINARY)
+    return [line.split()[-1] for line in out.splitlines() if " F .text" in line]
+
+
+def disassemble(sym):
+    out = run(
+        f"llvm-objdump{SUFFIX}", "-d", "--mattr=+aes,+neon", "--no-show-raw-insn",
+        f"--disassemble-symbols={sym}", BINARY,
+    )
+    ins = []
+    for line in out.splitlines():
+        m = re.match(r"\s*([0-9a-f]+):\s+(\S.*)$", line)
+        if m:
+            ins.append((int(m.group(1), 16), m.group(2).split("<")[0].strip()))
+    return ins
+
+
+def busiest_loop(ins, mnemonic):
+    """The (start, end) of the backward-branch loop with the most `mnemonic`s, smallest
+    first on ties (the innermost), and that count."""
+    best = None
+    for addr, text in ins:
+        m = re.match(r"(?:b\.\w+|b|cbnz|cbz|tbnz|tbz)\s+(?:\w+,\s*)*(?:#\d+,\s*)?0x([0-9a-f]+)", text)
+        if not m or int(m.group(1), 16) > addr:
+            continue
+        lo = int(m.group(1), 16)
+        count = sum(1 for a, t in ins if lo <= a <= addr and re.match(mnemonic + r"\s", t))
+        key = (count, -(addr - lo))
+        if count and (best is None or key > best[0]):
+            best = (key, lo, addr)
+    if best is None:
+        return None
+    return best[1], best[2], best[0][0]
+
+
+def bytes_and_rounds(count, per_block):
+    """Bytes one loop iteration covers (16 per block; a loop over rounds covers part of
+    one), and AES's round count where the kernel is AES."""
+    if per_block != "nr":
+        return 16 * count / per_block, None
+    for nr in (10, 12, 14):
+        if count % nr == 0 and count // nr in (1, 2, 4, 8):
+            return 16 * count // nr, nr
+    return None, None
+
+
+def mca(text, core):
+    out = run(
+        f"llvm-mca{SUFFIX}", "-mtriple=aarch64", f"-mcpu={core}", "-mattr=+aes,+neon",
+        f"-iterations={ITERATIONS}", stdin=text,
+    )
+    cycles = int(re.search(r"Total Cycles:\s+(\d+)", out).group(1))
+    bound = float(re.search(r"Block RThroughput:\s+([\d.]+)", out).group(1))
+    return cycles / ITERATIONS, bound
+
+
+def main():
+    syms = symbols()
+    print(f"# Predicted by llvm-mca{SUFFIX} from {BINARY} (core cycles per byte; NOT measured)")
+    print("| kernel | key | core | cycles/iteration | bytes/iteration | predicted c/B | bound c/B | share of bound |")
+    print("|---|---|---|---|---|---|---|---|")
+    found = 0
+    for label, fragment, mnemonic, per_block, serial in KERNELS:
+        rows = []
+        for sym in (s for s in syms if fragment in s):
+            ins = disassemble(sym)
+            loop = busiest_loop(ins, mnemonic)
+            if loop is None:
+                continue
+            lo, hi, count = loop
+            nbytes, nr = bytes_and_rounds(count, per_block)
+            if not nbytes:
+                continue
+            text = "".join(t + "\n" for a, t in ins if lo <= a <= hi and not BRANCH.match(t))
+            rows.append((nr or 0, nbytes, text))
+        for nr, nbytes, text in sorted(rows):
+            key = {10: "128", 12: "192", 14: "256"}.get(nr, "128")
+            for core in CORES:
+                per_iter, bound = mca(text, core)
+                share = f"{100 * bound / per_iter:.0f} %"
+                if serial:
+                    share += " (serial: latency-bound)"
+                print(
+                    f"| {label} | {key} | {core} | {per_iter:.1f} | {nbytes:g} | "
+                    f"{per_iter / nbytes:.3f} | {bound / nbytes:.3f} | {share} |"
+                )
+            found += 1
+    if found == 0:
+        sys.exit("predict_arm: no ARM kernel found in the binary (was it built for aarch64?)")
+
+
+if __name__ == "__main__":
+    main()
