@@ -41,6 +41,12 @@ pub fn run() -> Result<()> {
             ""
         } else if b.features.iter().all(|&f| bitweave::cpu::detected(f)) {
             "  (hidden by the CPU cap)"
+        } else if let Some(f) = b.features.iter().find(|f| !f.native()) {
+            if f.arch() == "ARM64" {
+                "  (ARM64 only)"
+            } else {
+                "  (x86-64 only)"
+            }
         } else {
             "  (not on this CPU)"
         };

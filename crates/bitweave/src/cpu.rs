@@ -111,6 +111,22 @@ impl Feature {
         }
     }
 
+    /// The architecture the feature belongs to: `x86-64` or `ARM64`.
+    pub fn arch(self) -> &'static str {
+        match self {
+            Feature::Neon | Feature::ArmAes => "ARM64",
+            _ => "x86-64",
+        }
+    }
+
+    /// Whether the feature belongs to the architecture this build is for.
+    pub fn native(self) -> bool {
+        match self.arch() {
+            "ARM64" => cfg!(target_arch = "aarch64"),
+            _ => cfg!(target_arch = "x86_64"),
+        }
+    }
+
     /// Whether the CPU itself has the feature (ignoring the cap).
     fn detect(self) -> bool {
         #[cfg(target_arch = "x86_64")]
