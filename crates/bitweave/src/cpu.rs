@@ -121,10 +121,12 @@ impl Feature {
 
     /// Whether the feature belongs to the architecture this build is for.
     pub fn native(self) -> bool {
-        match self.arch() {
-            "ARM64" => cfg!(target_arch = "aarch64"),
-            _ => cfg!(target_arch = "x86_64"),
-        }
+        let here = if cfg!(target_arch = "aarch64") {
+            "ARM64"
+        } else {
+            "x86-64"
+        };
+        self.arch() == here
     }
 
     /// Whether the CPU itself has the feature (ignoring the cap).

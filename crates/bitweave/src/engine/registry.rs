@@ -255,10 +255,10 @@ fn seed_simd(v: &mut Vec<BackendInfo>) {
         constant_time: true,
         build: |k| Box::new(seed::ct::SeedCt64::new(k)),
     });
-    // ARM64: the single-block `AESE` kernel serves both shapes. For batches it is chosen
-    // over `ct64` without a measurement on ARM hardware (none here): per block it issues
-    // ~48 G × 20 NEON instructions, and independent blocks overlap in the core, where
-    // `ct64`'s table-free inversion costs ~190 c/B even on x86's wide cores.
+    // ARM64: the `AESE` kernel serves both shapes (four blocks in the lanes for batches).
+    // For batches it is chosen over `ct64` without a measurement on ARM hardware (none
+    // here): llvm-mca predicts it (scripts/predict-arm.sh), where `ct64`'s table-free
+    // inversion measured ~190 c/B even on x86's wide cores (Zen 3).
     #[cfg(target_arch = "aarch64")]
     {
         use seed::single::SeedOneBlock;
@@ -268,7 +268,7 @@ fn seed_simd(v: &mut Vec<BackendInfo>) {
             features: seed::arm::KERNEL.features,
             priority: 30,
             serial_priority: 30,
-            width: 1,
+            width: seed::arm::KERNEL.width,
             constant_time: true,
             build: |k| {
                 Box::new(SeedOneBlock::new(k, &seed::arm::KERNEL).expect("registry checked"))

@@ -1,15 +1,19 @@
-//! `armv8` (SEED): one block at a time ([`super::single`]) with the S-boxes on the ARMv8
-//! crypto extension's `AESE`.
+//! `armv8` (SEED): the S-boxes on the ARMv8 crypto extension's `AESE`, one block at a
+//! time for serial work ([`super::single`]) and four blocks in the lanes (two such groups
+//! in step) for batches.
 //!
-//! The x86 `aesni` kernel's method on NEON: each Feistel word broadcast to the four
-//! 32-bit lanes, so `AESE`'s ShiftRows changes nothing on four equal columns; with a zero
-//! key `AESE` is SubBytes alone. G, per word: two nibble lookups (`tbl`) into AES's field,
-//! `AESE` (inversion and AES's affine map), each S-box kind's map back (two lookups), a
-//! bit select (even bytes S1, odd bytes S2) and the mixing's three byte rotations as
-//! lookups, masked and XORed ([`super::field::MIX`]).
+//! The x86 `aesni` kernel's method on NEON. G on a register of four 32-bit words: two
+//! nibble lookups (`tbl`) into AES's field, `AESE` with a zero key (ShiftRows, then
+//! inversion and AES's affine map), each S-box kind's map back (two lookups), a bit
+//! select (even bytes S1, odd bytes S2), and the mixing's four byte rotations
+//! ([`super::field::MIX`]) as lookups, masked and XORed. ShiftRows moved each byte to
+//! another 32-bit column (its row, hence its even/odd place, stays); the rotations' lookup
+//! tables undo that move as they rotate, in the same instruction. So the same G serves a
+//! word broadcast to all four lanes (a chain: there the move changed nothing) and four
+//! blocks' words side by side (a batch, loaded transposed with `ld4`).
 //!
-//! Serves serial work and, on ARM64, batches too: the bitsliced `ct64` is the only other
-//! constant-time SEED there. Not measured on ARM hardware (the tests run it under qemu).
+//! The bitsliced `ct64` is the only other constant-time SEED on ARM64. Not measured on
+//! ARM hardware (the tests run it under qemu; `scripts/predict-arm.sh` predicts it).
 #![allow(unsafe_code)]
 
 use core::arch::aarch64::*;
@@ -24,8 +28,36 @@ one_block_kernel!(
     "neon,aes",
     &[Feature::Neon, Feature::ArmAes],
     Consts,
-    g
+    g,
+    batch = (crypt_lanes, 8)
 );
+
+/// Where ShiftRows put the byte that belongs at register byte `4c + r` (column c, row r):
+/// ShiftRows moves row r left by r columns, so it came to column c - r.
+const fn unshift(i: usize) -> u8 {
+    let (c, r) = (i / 4, i % 4);
+    (4 * ((c + 4 - r) % 4) + r) as u8
+}
+
+/// The mixing's rotation tables composed with undoing ShiftRows: byte i takes the byte
+/// that, in ShiftRows-free order, rotation `rot` would bring to i.
+const fn unshift_then(rot: &[u8; 16]) -> [u8; 16] {
+    let mut t = [0u8; 16];
+    let mut i = 0;
+    while i < 16 {
+        t[i] = unshift(rot[i] as usize);
+        i += 1;
+    }
+    t
+}
+
+/// Rotations by 0, 8, 16 and 24 bits of the un-shifted bytes.
+static MIX_TABLES: [[u8; 16]; 4] = [
+    unshift_then(&super::field::word_shuffle([0, 1, 2, 3])),
+    unshift_then(&ROTL8),
+    unshift_then(&ROTL16),
+    unshift_then(&ROTL24),
+];
 
 /// A word broadcast to the four 32-bit lanes, as bytes.
 type V = uint8x16_t;
@@ -38,7 +70,7 @@ struct Consts {
     s2: [V; 2],
     odd: V,
     mix: [V; 4],
-    rotl: [V; 3],
+    rotl: [V; 4],
 }
 
 impl Consts {
@@ -55,7 +87,7 @@ impl Consts {
             s2: tables(&AES_OUT_S2),
             odd: vreinterpretq_u8_u16(vdupq_n_u16(0xff00)),
             mix: MIX.map(|m| vreinterpretq_u8_u32(vdupq_n_u32(m))),
-            rotl: [bytes(&ROTL8), bytes(&ROTL16), bytes(&ROTL24)],
+            rotl: MIX_TABLES.each_ref().map(bytes),
         }
     }
 }
@@ -82,8 +114,49 @@ fn g(x: V, c: &Consts) -> V {
     let s = vaeseq_u8(map(lo, hi, &c.to_aes), vdupq_n_u8(0));
     let (lo, hi) = nibbles(s, c.low);
     let y = vbslq_u8(c.odd, map(lo, hi, &c.s2), map(lo, hi, &c.s1));
-    let rot = |i: usize| vqtbl1q_u8(y, c.rotl[i]);
-    let z0 = veorq_u8(vandq_u8(y, c.mix[0]), vandq_u8(rot(0), c.mix[1]));
-    let z1 = veorq_u8(vandq_u8(rot(1), c.mix[2]), vandq_u8(rot(2), c.mix[3]));
-    veorq_u8(z0, z1)
+    let term = |r: usize| vandq_u8(vqtbl1q_u8(y, c.rotl[r]), c.mix[r]);
+    veorq_u8(veorq_u8(term(0), term(1)), veorq_u8(term(2), term(3)))
+}
+
+/// Independent blocks eight at a time: two groups of four, one block per 32-bit lane, in
+/// step (one group's G chain leaves most of the core idle). `ld4` puts word k of each
+/// block of a group in register k, a byte swap per word makes them the big-endian integers
+/// the rounds take. A last group of four runs alone, the rest one by one.
+#[target_feature(enable = "neon,aes")]
+fn crypt_lanes(blocks: &mut [u8], rk: &RoundKeys) {
+    let c = Consts::new();
+    let mut pairs = blocks.chunks_exact_mut(128);
+    for p in &mut pairs {
+        let (g0, g1) = p.split_at_mut(64);
+        let [w0, w1] = rounds_in_step([load_group(g0), load_group(g1)], rk, &c);
+        store_group(g0, w0);
+        store_group(g1, w1);
+    }
+    let mut rest = pairs.into_remainder();
+    if rest.len() >= 64 {
+        let (g, tail) = rest.split_at_mut(64);
+        store_group(g, rounds(load_group(g), rk, &c));
+        rest = tail;
+    }
+    crypt_one_by_one(rest, rk);
+}
+
+/// Four blocks as four registers of words, register k holding word k of every block.
+#[inline]
+#[target_feature(enable = "neon")]
+fn load_group(g: &[u8]) -> [V; 4] {
+    assert_eq!(g.len(), 64);
+    // SAFETY: `g` is 64 readable bytes; `ld4` has no alignment requirement.
+    let w = unsafe { vld4q_u32(g.as_ptr().cast()) };
+    [w.0, w.1, w.2, w.3].map(|v| vrev32q_u8(vreinterpretq_u8_u32(v)))
+}
+
+/// The inverse of [`load_group`].
+#[inline]
+#[target_feature(enable = "neon")]
+fn store_group(g: &mut [u8], w: [V; 4]) {
+    assert_eq!(g.len(), 64);
+    let [a, b, c, d] = w.map(|v| vreinterpretq_u32_u8(vrev32q_u8(v)));
+    // SAFETY: `g` is 64 writable bytes.
+    unsafe { vst4q_u32(g.as_mut_ptr().cast(), uint32x4x4_t(a, b, c, d)) };
 }

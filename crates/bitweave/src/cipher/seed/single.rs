@@ -105,6 +105,8 @@ pub struct Kernel {
     pub features: &'static [Feature],
     pub(crate) g_word: unsafe fn(u32) -> u32,
     pub(crate) encrypt_u128: unsafe fn(u128, &RoundKeys) -> u128,
+    /// Blocks its batch entry runs together (1: one after another).
+    pub width: usize,
     pub(crate) crypt_blocks: unsafe fn(&mut [u8], &RoundKeys),
     pub(crate) chain: unsafe fn(Feedback, &mut [u8], &mut [u8], &RoundKeys),
 }
@@ -156,7 +158,7 @@ impl BlockCipher for SeedOneBlock {
         16
     }
     fn width(&self) -> usize {
-        1
+        self.kernel.width
     }
     fn backend(&self) -> &'static str {
         self.kernel.name
@@ -207,15 +209,32 @@ impl BlockCipher for SeedOneBlock {
 /// Builds a [`Kernel`] named `$name` from a G on broadcast words: `$g(x, &consts)`, with
 /// `$consts::new()` its constants, all compiled for `$features` (the rounds are inlined
 /// into one function per entry point, so G's instructions are scheduled across rounds).
+/// Independent blocks run one after another (`crypt_one_by_one`) unless the kernel names
+/// its own batch entry, `batch = (function, width)`.
 macro_rules! one_block_kernel {
     ($kernel:ident, $name:literal, $features:literal, $needs:expr, $consts:ident, $g:ident) => {
+        super::single::one_block_kernel!(
+            $kernel,
+            $name,
+            $features,
+            $needs,
+            $consts,
+            $g,
+            batch = (crypt_one_by_one, 1)
+        );
+    };
+    (
+        $kernel:ident, $name:literal, $features:literal, $needs:expr, $consts:ident, $g:ident,
+        batch = ($batch:ident, $width:expr)
+    ) => {
         /// The kernel, for [`super::single::SeedOneBlock`].
         pub static $kernel: super::single::Kernel = super::single::Kernel {
             name: $name,
             features: $needs,
             g_word,
             encrypt_u128,
-            crypt_blocks,
+            width: $width,
+            crypt_blocks: $batch,
             chain,
         };
 
@@ -255,25 +274,42 @@ macro_rules! one_block_kernel {
         #[inline]
         #[target_feature(enable = $features)]
         fn rounds(b: [lanes::V; 4], rk: &RoundKeys, cs: &$consts) -> [lanes::V; 4] {
+            let [out] = rounds_in_step([b], rk, cs);
+            out
+        }
+
+        /// [`rounds`] on N independent blocks (or lane groups of blocks) in step, so their
+        /// G chains interleave and fill the units one chain leaves idle.
+        #[inline]
+        #[target_feature(enable = $features)]
+        fn rounds_in_step<const N: usize>(
+            b: [[lanes::V; 4]; N],
+            rk: &RoundKeys,
+            cs: &$consts,
+        ) -> [[lanes::V; 4]; N] {
             use lanes::{add, splat, xor};
             let k01 = |k: &[u32; 2]| splat(k[0] ^ k[1]);
-            let [mut l0, mut l1, mut c, mut d] = b;
-            let mut x = xor(xor(c, d), k01(&rk[0]));
+            let mut w = b;
+            let mut x: [lanes::V; N] =
+                core::array::from_fn(|n| xor(xor(w[n][2], w[n][3]), k01(&rk[0])));
             for (i, k) in rk.iter().enumerate() {
-                let ck0 = xor(c, splat(k[0]));
-                let ahead = match rk.get(i + 1) {
-                    Some(next) => xor(xor(l0, l1), k01(next)),
-                    None => lanes::zero(),
-                };
-                let t1 = $g(x, cs);
-                let t0 = $g(add(ck0, t1), cs);
-                let t1 = $g(add(t1, t0), cs);
-                let s = add(t0, t1);
-                x = xor(s, xor(t1, ahead));
-                (l0, l1, c, d) = (c, d, xor(l0, s), xor(l1, t1));
+                for n in 0..N {
+                    let [l0, l1, c, d] = w[n];
+                    let ck0 = xor(c, splat(k[0]));
+                    let ahead = match rk.get(i + 1) {
+                        Some(next) => xor(xor(l0, l1), k01(next)),
+                        None => lanes::zero(),
+                    };
+                    let t1 = $g(x[n], cs);
+                    let t0 = $g(add(ck0, t1), cs);
+                    let t1 = $g(add(t1, t0), cs);
+                    let s = add(t0, t1);
+                    x[n] = xor(s, xor(t1, ahead));
+                    w[n] = [c, d, xor(l0, s), xor(l1, t1)];
+                }
             }
             // After the last swap (C, D) is the half updated last: the output is R ‖ L.
-            [c, d, l0, l1]
+            w.map(|[l0, l1, c, d]| [c, d, l0, l1])
         }
 
         /// Encrypts one block held as an integer (big-endian bytes).
@@ -284,7 +320,7 @@ macro_rules! one_block_kernel {
 
         /// Every block through the rounds of `rk`, one after another.
         #[target_feature(enable = $features)]
-        fn crypt_blocks(blocks: &mut [u8], rk: &RoundKeys) {
+        fn crypt_one_by_one(blocks: &mut [u8], rk: &RoundKeys) {
             let c = $consts::new();
             for b in blocks.chunks_exact_mut(16) {
                 let x = u128::from_be_bytes(b.try_into().expect("16 bytes"));
