@@ -504,11 +504,19 @@ pub struct Cipher {
     serial: Arc<dyn BlockCipher>,
 }
 
-/// Calls of at most this many blocks go to the serial backend, when it differs from the
-/// batch one: bitsliced DES pays a whole batch's transposition and circuit for a single
-/// block. Measured on AMD Zen 3 (3DES ECB, 2026-11-25), `sliced256` against `shift256`:
-/// 3,247 vs 179 c/B at 1 block, 203 vs 178 at 16, 92 vs 160 at 32.
+/// DES-family calls of at most this many blocks go to the serial backend: bitsliced DES
+/// pays a whole batch's transposition and circuit for a single block. Measured on AMD
+/// Zen 3 (3DES ECB, 2026-11-25), `sliced256` against `shift256`: 3,247 vs 179 c/B at 1
+/// block, 203 vs 178 at 16, 92 vs 160 at 32.
 pub const SERIAL_BLOCKS: usize = 16;
+
+/// SEED calls of more than one block go to the batch backend: its kernels fill their
+/// registers' lanes with whatever blocks there are. Measured on AMD Zen 4 (SEED ECB
+/// decryption, 2026-11-27), serial `gfni128` (four blocks in step) against the batch
+/// kernels: 1 block 35 c/B vs `gfni256` 40 and `gfni512` 49; 4 blocks 18.2 vs 10.4 and
+/// 12.3; 16 blocks 15.8 vs 3.0 and 2.7. At the AVX2 tier, `aesni` against `vaes256`:
+/// 1 block 55 vs 68, 4 blocks 38 vs 16.7, 16 blocks 39 vs 5.2.
+pub const SEED_SERIAL_BLOCKS: usize = 1;
 
 impl Cipher {
     /// Keys `kind` on the best backend this CPU can run (or the one named by the
@@ -549,14 +557,19 @@ impl Cipher {
     }
 
     /// The backend that runs a call on `bytes` bytes of independent blocks (ECB, CTR,
-    /// CBC/CFB decryption): the serial one up to [`SERIAL_BLOCKS`] blocks.
+    /// CBC/CFB decryption): the serial one up to [`SERIAL_BLOCKS`] blocks
+    /// ([`SEED_SERIAL_BLOCKS`] for SEED).
     pub fn blocks_backend(&self, bytes: usize) -> &'static str {
         self.for_blocks(bytes).backend()
     }
 
     /// The backend for a call on `bytes` bytes of independent blocks.
     fn for_blocks(&self, bytes: usize) -> &dyn BlockCipher {
-        if bytes <= SERIAL_BLOCKS * self.kind.block_size() {
+        let serial_blocks = match self.kind {
+            CipherKind::Seed => SEED_SERIAL_BLOCKS,
+            _ => SERIAL_BLOCKS,
+        };
+        if bytes <= serial_blocks * self.kind.block_size() {
             &*self.serial
         } else {
             &*self.backend

@@ -26,7 +26,8 @@ one_block_kernel!(
     "aes,ssse3,sse4.1",
     &[Feature::Aes, Feature::Ssse3, Feature::Sse41],
     Consts,
-    g
+    g,
+    in_step = 2
 );
 
 /// A word broadcast to the four 32-bit lanes.

@@ -29,6 +29,7 @@ one_block_kernel!(
     &[Feature::Neon, Feature::ArmAes],
     Consts,
     g,
+    in_step = 4,
     batch = (crypt_lanes, 8)
 );
 
@@ -121,7 +122,8 @@ fn g(x: V, c: &Consts) -> V {
 /// Independent blocks eight at a time: two groups of four, one block per 32-bit lane, in
 /// step (one group's G chain leaves most of the core idle). `ld4` puts word k of each
 /// block of a group in register k, a byte swap per word makes them the big-endian integers
-/// the rounds take. A last group of four runs alone, the rest one by one.
+/// the rounds take. A last group of four runs alone, the rest as broadcast words (four
+/// blocks in step, then two, then one).
 #[target_feature(enable = "neon,aes")]
 fn crypt_lanes(blocks: &mut [u8], rk: &RoundKeys) {
     let c = Consts::new();
@@ -138,7 +140,7 @@ fn crypt_lanes(blocks: &mut [u8], rk: &RoundKeys) {
         store_group(g, rounds(load_group(g), rk, &c));
         rest = tail;
     }
-    crypt_one_by_one(rest, rk);
+    crypt_in_step(rest, rk);
 }
 
 /// Four blocks as four registers of words, register k holding word k of every block.

@@ -30,7 +30,8 @@ one_block_kernel!(
         Feature::Sse41
     ],
     Consts,
-    g
+    g,
+    in_step = 4
 );
 
 /// A word broadcast to the four 32-bit lanes.

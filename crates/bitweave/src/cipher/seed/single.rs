@@ -209,10 +209,14 @@ impl BlockCipher for SeedOneBlock {
 /// Builds a [`Kernel`] named `$name` from a G on broadcast words: `$g(x, &consts)`, with
 /// `$consts::new()` its constants, all compiled for `$features` (the rounds are inlined
 /// into one function per entry point, so G's instructions are scheduled across rounds).
-/// Independent blocks run one after another (`crypt_one_by_one`) unless the kernel names
-/// its own batch entry, `batch = (function, width)`.
+/// Independent blocks run `in_step` at a time (`crypt_in_step`: as many as the registers
+/// hold) unless the kernel names its own batch entry, `batch = (function, width)`, which
+/// may hand its tail to `crypt_in_step`.
 macro_rules! one_block_kernel {
-    ($kernel:ident, $name:literal, $features:literal, $needs:expr, $consts:ident, $g:ident) => {
+    (
+        $kernel:ident, $name:literal, $features:literal, $needs:expr, $consts:ident, $g:ident,
+        in_step = $in_step:expr
+    ) => {
         super::single::one_block_kernel!(
             $kernel,
             $name,
@@ -220,12 +224,13 @@ macro_rules! one_block_kernel {
             $needs,
             $consts,
             $g,
-            batch = (crypt_one_by_one, 1)
+            in_step = $in_step,
+            batch = (crypt_in_step, $in_step)
         );
     };
     (
         $kernel:ident, $name:literal, $features:literal, $needs:expr, $consts:ident, $g:ident,
-        batch = ($batch:ident, $width:expr)
+        in_step = $in_step:expr, batch = ($batch:ident, $width:expr)
     ) => {
         /// The kernel, for [`super::single::SeedOneBlock`].
         pub static $kernel: super::single::Kernel = super::single::Kernel {
@@ -318,14 +323,37 @@ macro_rules! one_block_kernel {
             store(rounds(load(x), rk, &$consts::new()))
         }
 
-        /// Every block through the rounds of `rk`, one after another.
+        /// Every block through the rounds of `rk`, `$in_step` at a time in step (a lone
+        /// block's G chain leaves most of the core idle), then two, then one.
         #[target_feature(enable = $features)]
-        fn crypt_one_by_one(blocks: &mut [u8], rk: &RoundKeys) {
+        fn crypt_in_step(blocks: &mut [u8], rk: &RoundKeys) {
             let c = $consts::new();
-            for b in blocks.chunks_exact_mut(16) {
-                let x = u128::from_be_bytes(b.try_into().expect("16 bytes"));
-                b.copy_from_slice(&store(rounds(load(x), rk, &c)).to_be_bytes());
+            let rest = crypt_groups::<{ $in_step }>(blocks, rk, &c);
+            let rest = crypt_groups::<2>(rest, rk, &c);
+            crypt_groups::<1>(rest, rk, &c);
+        }
+
+        /// Groups of N blocks through the rounds in step; returns the blocks left over.
+        #[inline]
+        #[target_feature(enable = $features)]
+        fn crypt_groups<'a, const N: usize>(
+            blocks: &'a mut [u8],
+            rk: &RoundKeys,
+            c: &$consts,
+        ) -> &'a mut [u8] {
+            let block = |g: &[u8], i: usize| {
+                load(u128::from_be_bytes(
+                    g[16 * i..16 * i + 16].try_into().expect("16 bytes"),
+                ))
+            };
+            let mut groups = blocks.chunks_exact_mut(16 * N);
+            for g in &mut groups {
+                let out = rounds_in_step::<N>(core::array::from_fn(|i| block(g, i)), rk, c);
+                for (b, w) in g.chunks_exact_mut(16).zip(out) {
+                    b.copy_from_slice(&store(w).to_be_bytes());
+                }
             }
+            groups.into_remainder()
         }
 
         /// One chain over whole blocks, its feedback held as four broadcast words.
