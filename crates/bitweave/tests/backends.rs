@@ -33,6 +33,7 @@ fn soft_and_fast(
 fn every_backend_matches_soft() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(2026);
     let mut compared = 0;
+    let mut ran = Vec::new();
     for kind in CipherKind::ALL {
         let bs = kind.block_size();
         for info in registry::all()
@@ -48,6 +49,7 @@ fn every_backend_matches_soft() {
                 );
                 continue;
             }
+            ran.push(format!("{kind} on {}", info.name));
             for _ in 0..20 {
                 let mut key = vec![0u8; kind.key_len()];
                 rng.fill_bytes(&mut key);
@@ -89,6 +91,7 @@ fn every_backend_matches_soft() {
             }
         }
     }
+    eprintln!("ran: {}", ran.join(", "));
     eprintln!("{compared} mode runs compared with soft");
 }
 
