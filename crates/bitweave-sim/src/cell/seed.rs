@@ -12,7 +12,7 @@ pub enum Direction {
     Decrypt,
 }
 
-/// SS_j[x] for j = 0..3 (paper §2.2's equations: S1 for even j, S2 for odd j, the byte
+/// SS_j\[x\] for j = 0..3 (paper §2.2's equations: S1 for even j, S2 for odd j, the byte
 /// masked by m3..m0 rotated by j), built here from the library's S-boxes and masks.
 pub fn ss_tables() -> [[u32; 256]; 4] {
     let mut ss = [[0u32; 256]; 4];

@@ -1,7 +1,7 @@
 //! DBUS transfer types and their address formulas (paper, section III.A–B).
 //!
-//! A DBUS command carries one initial address and a 12-bit LEN field: LEN[11:10] selects
-//! the transfer type (2'b00 linear, 2'b01 block, 2'b10 state) and LEN[9:0] its size. Every
+//! A DBUS command carries one initial address and a 12-bit LEN field: LEN\[11:10\] selects
+//! the transfer type (2'b00 linear, 2'b01 block, 2'b10 state) and LEN\[9:0\] its size. Every
 //! further address is computed by hardware from eqs. (1)–(4); this module is that hardware.
 //!
 //! State layout (interpretation of eq. (4), see [`state_addr`]): memory is a 2-D array of
@@ -17,19 +17,19 @@ pub const DS_WORD: DataSize = 2;
 /// DS of a 64-bit double word.
 pub const DS_DWORD: DataSize = 3;
 
-/// The DBUS transfer type, LEN[11:10].
+/// The DBUS transfer type, LEN\[11:10\].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TransferType {
-    /// 2'b00: LEN[9:0] data in row-major order (eq. 2).
+    /// 2'b00: LEN\[9:0\] data in row-major order (eq. 2).
     Linear,
-    /// 2'b01: LEN[5:0] rows (height) of LEN[9:6] data (width) (eq. 3).
+    /// 2'b01: LEN\[5:0\] rows (height) of LEN\[9:6\] data (width) (eq. 3).
     Block,
-    /// 2'b10: LEN[9:0] AES states (eq. 4), data in shifted/inverse-shifted column order.
+    /// 2'b10: LEN\[9:0\] AES states (eq. 4), data in shifted/inverse-shifted column order.
     State,
 }
 
 impl TransferType {
-    /// The two-bit code driven on LEN[11:10].
+    /// The two-bit code driven on LEN\[11:10\].
     pub fn code(self) -> u16 {
         match self {
             TransferType::Linear => 0b00,
@@ -49,13 +49,13 @@ impl Len {
         (1..1024).contains(&count).then_some(Len(count))
     }
 
-    /// A block transfer of `height` rows (LEN[5:0], 1..=63) of `width` data (LEN[9:6], 1..=15).
+    /// A block transfer of `height` rows (LEN\[5:0\], 1..=63) of `width` data (LEN\[9:6\], 1..=15).
     pub fn block(height: u16, width: u16) -> Option<Len> {
         ((1..64).contains(&height) && (1..16).contains(&width))
             .then_some(Len((0b01 << 10) | (width << 6) | height))
     }
 
-    /// A state transfer of `states` AES states (LEN[9:0], 1..=1023).
+    /// A state transfer of `states` AES states (LEN\[9:0\], 1..=1023).
     pub fn state(states: u16) -> Option<Len> {
         (1..1024)
             .contains(&states)
@@ -77,12 +77,12 @@ impl Len {
         }
     }
 
-    /// The 12 bits driven on LEN[11:0].
+    /// The 12 bits driven on LEN\[11:0\].
     pub fn bits(self) -> u16 {
         self.0
     }
 
-    /// LEN[11:10].
+    /// LEN\[11:10\].
     pub fn transfer_type(self) -> TransferType {
         match self.0 >> 10 {
             0b00 => TransferType::Linear,
@@ -91,17 +91,17 @@ impl Len {
         }
     }
 
-    /// LEN[9:0]: data count (linear) or state count (state).
+    /// LEN\[9:0\]: data count (linear) or state count (state).
     pub fn count(self) -> u16 {
         self.0 & 0x3ff
     }
 
-    /// LEN[5:0]: block height (rows).
+    /// LEN\[5:0\]: block height (rows).
     pub fn height(self) -> u16 {
         self.0 & 0x3f
     }
 
-    /// LEN[9:6]: block width (data per row).
+    /// LEN\[9:6\]: block width (data per row).
     pub fn width(self) -> u16 {
         (self.0 >> 6) & 0xf
     }
@@ -135,7 +135,7 @@ pub fn state_addr(addr0: u64, m: u64, n: u64, gap: u64) -> u64 {
 
 /// Which (state-row M, state N) the k-th state of a transfer occupies: states fill a memory
 /// row of GAP bytes (GAP / 4 states) before the next state-row starts (interpretation: the
-/// paper gives the address of state (M, N) but not the order in which LEN[9:0] states are
+/// paper gives the address of state (M, N) but not the order in which LEN\[9:0\] states are
 /// walked; row-major, like the block transfer, is assumed).
 pub fn state_position(k: u64, gap: u64) -> (u64, u64) {
     assert!(

@@ -1,5 +1,5 @@
 //! AXI transactions as the paper's A-DMA sees them (section III.C, Fig. 5(a); AXI
-//! specification, the paper's ref. [2]).
+//! specification, the paper's ref. \[2\]).
 //!
 //! Five channels: write address (AW), write data (W), write response (B), read address (AR)
 //! and read data (R). Every burst needs its own address handshake; a burst is a run of
@@ -31,7 +31,7 @@ pub struct AxiConfig {
     pub address_to_write_data: u64,
     /// Cycles from a burst's last W beat to its B response.
     pub write_response_cycles: u64,
-    /// Longest burst in beats (AXI3, the paper's ref. [2]: 16).
+    /// Longest burst in beats (AXI3, the paper's ref. \[2\]: 16).
     pub max_burst_len: usize,
     /// A burst must not cross this boundary (AXI: 4 KiB).
     pub boundary_bytes: u64,

@@ -1,9 +1,9 @@
 //! DBUS transactions (paper, section II, Fig. 1).
 //!
 //! A master asserts REQ; the arbiter answers with GNT; the granted master drives the command
-//! (ADDR, WR, LEN[11:0]) for one command phase; then the data phase moves one beat per
+//! (ADDR, WR, LEN\[11:0\]) for one command phase; then the data phase moves one beat per
 //! cycle on WDATA (with WD_VLD per byte) or RDATA. The slave paces the data phase with
-//! RESP[1] (write ready: while low the master holds the write beat) and RESP[0] (read data
+//! RESP\[1\] (write ready: while low the master holds the write beat) and RESP\[0\] (read data
 //! valid: while low the master waits). Commands share one command bus and are serialised by
 //! the arbiter; write and read data use separate wires, so a read's data phase can overlap
 //! a write's (Fig. 1 shows write and read stalls in the same cycles 5–7).
@@ -44,7 +44,7 @@ pub struct DbusCommand {
     pub addr: u64,
     /// WR.
     pub wr: bool,
-    /// LEN[11:0].
+    /// LEN\[11:0\].
     pub len: Len,
 }
 

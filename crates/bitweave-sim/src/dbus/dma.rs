@@ -7,8 +7,8 @@
 //! (what the address mapping computed: memory address and payload position of every byte
 //! lane of every beat, and for cipher transfers the state layout) and then tell it, per
 //! beat, when the command covering it was accepted. The DMA is stepped once per cycle
-//! ([`Dma::tick`]); the front-end asks [`Dma::write_ready`] (RESP[1] / WREADY) and takes
-//! read data with [`Dma::take_read`] (RESP[0] / RVALID).
+//! ([`Dma::tick`]); the front-end asks [`Dma::write_ready`] (RESP\[1\] / WREADY) and takes
+//! read data with [`Dma::take_read`] (RESP\[0\] / RVALID).
 //!
 //! Cipher data paths. A *pre-scheduled* job (DBUS state transfer) feeds bus words straight
 //! into the engine: a state starts as soon as its first word is there (Fig. 5(b)), and its
@@ -127,13 +127,13 @@ impl DmaConfig {
     }
 }
 
-/// Cycles in which the slave de-asserts its ready signals (Fig. 1: RESP[1] low in cycles 5
-/// and 6, RESP[0] low in 5 and 7), on top of the back-pressure from full buffers.
+/// Cycles in which the slave de-asserts its ready signals (Fig. 1: RESP\[1\] low in cycles 5
+/// and 6, RESP\[0\] low in 5 and 7), on top of the back-pressure from full buffers.
 #[derive(Debug, Clone, Default)]
 pub struct Stalls {
-    /// Cycles with RESP[1] / WREADY low.
+    /// Cycles with RESP\[1\] / WREADY low.
     pub write_ready_low: BTreeSet<u64>,
-    /// Cycles with RESP[0] / RVALID low although data is waiting.
+    /// Cycles with RESP\[0\] / RVALID low although data is waiting.
     pub read_valid_low: BTreeSet<u64>,
 }
 
@@ -297,7 +297,7 @@ impl Dma {
         }
     }
 
-    /// RESP[1] (DBUS) / WREADY (AXI) in cycle `t`.
+    /// RESP\[1\] (DBUS) / WREADY (AXI) in cycle `t`.
     pub fn write_ready(&self, t: u64) -> bool {
         !self.stalls.write_ready_low.contains(&t) && self.wfifo.len() < self.cfg.write_fifo_beats
     }
@@ -313,7 +313,7 @@ impl Dma {
         });
     }
 
-    /// RESP[0] (DBUS) / RVALID (AXI) in cycle `t`: the (job, beat) that would be delivered.
+    /// RESP\[0\] (DBUS) / RVALID (AXI) in cycle `t`: the (job, beat) that would be delivered.
     pub fn read_valid(&self, t: u64) -> Option<(usize, usize)> {
         if self.stalls.read_valid_low.contains(&t) {
             return None;

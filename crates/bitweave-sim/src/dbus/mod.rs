@@ -2,10 +2,10 @@
 //! `dbus-aes-state-transfer-bus.txt`, Yang and Wen), as an executable cycle-level model.
 //!
 //! One module per hardware unit, joined by the DMA's buffers:
-//! - [`address`]: the transfer types (LEN[11:10]) and the address formulas, eqs. (1)–(4),
+//! - [`address`]: the transfer types (LEN\[11:10\]) and the address formulas, eqs. (1)–(4),
 //!   with the shifted byte orders of the state transfer (Fig. 4);
-//! - [`bus`]: DBUS — REQ/GNT arbitration, the command phase (ADDR, WR, LEN[11:0]) and the
-//!   data phase (WDATA with WD_VLD, RDATA, the RESP[1]/RESP[0] ready signals), section II;
+//! - [`bus`]: DBUS — REQ/GNT arbitration, the command phase (ADDR, WR, LEN\[11:0\]) and the
+//!   data phase (WDATA with WD_VLD, RDATA, the RESP\[1\]/RESP\[0\] ready signals), section II;
 //! - [`axi`]: AXI — separate address/data channels, one address command per burst and per
 //!   non-contiguous boundary, AXI3 burst rules, write responses;
 //! - [`dma`]: the AES-encrypted DMA of section IV.A (Fig. 6): command controller, address

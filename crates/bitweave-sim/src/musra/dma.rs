@@ -6,7 +6,7 @@
 /// Timing of one DMA controller.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct DmaConfig {
-    /// Bytes per data beat: 4 (the 32-bit AHB of a GRLIB LEON3 system, ref. [16]).
+    /// Bytes per data beat: 4 (the 32-bit AHB of a GRLIB LEON3 system, ref. \[16\]).
     pub bytes_per_beat: u64,
     /// Beats per burst: 16 (an INCR16 burst; assumption).
     pub burst_beats: u64,

@@ -4,7 +4,7 @@
 //! executor, which does the data work on the model's memory and charges the cost of its
 //! class from [`Leon3Costs`].
 //!
-//! The paper gives no LEON3 timing; it cites the GRLIB IP core user's manual [16]. The cost
+//! The paper gives no LEON3 timing; it cites the GRLIB IP core user's manual \[16\]. The cost
 //! table below is this model's stated assumption, taken from that manual's LEON3
 //! "instruction timing" table as the author of this model recalls it (single store 2 cycles,
 //! JMPL/RETT 3, taken trap 5, SDIV/UDIV 35, all other instructions 1 with cache hits).

@@ -5,7 +5,7 @@
 //! - [`cell`]: the reconfigurable cell (RC) — 8/16-bit ops with two or three operands, the
 //!   LOR, two configuration layers (section 2.1, Fig. 3);
 //! - [`fifo`]: the 512-bit × 8-row input (broadcasting) and output FIFOs (section 2.1);
-//! - [`array`]: the 8 × 8 RCA with the crossbars between neighbouring rows, the GRF and the
+//! - [`array`](mod@array): the 8 × 8 RCA with the crossbars between neighbouring rows, the GRF and the
 //!   pipelined execution model with overlapped LOAD/EXECUTION/STORE (sections 2.1, 2.3);
 //! - [`context`]: 128-word contexts, the context memory and the parser that decodes a
 //!   context into a layer behind execution (section 2.2);

@@ -19,7 +19,7 @@ pub struct Clocks {
     pub host_mhz: f64,
     /// SDRAM: "81" MHz (section 4.1).
     pub sdram_mhz: f64,
-    /// The other operating points of Fig. 12: the HEW simulator's 200 MHz (Table III, [5])
+    /// The other operating points of Fig. 12: the HEW simulator's 200 MHz (Table III, \[5\])
     /// and the projected 1 GHz.
     pub other_mhz: [f64; 2],
 }

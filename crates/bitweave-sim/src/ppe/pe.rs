@@ -40,7 +40,7 @@ pub struct PpeConfig {
     /// one instruction per cycle).
     pub imem_write_cycles_per_instruction: u64,
     /// Whether a new program is written while the current one runs (section 3.4: "a new
-    /// cipher program [is] streamed in while the current program progresses"; section 5.2:
+    /// cipher program \[is\] streamed in while the current program progresses"; section 5.2:
     /// "the reconfiguration time is overlapped with the processing time"). When false, each
     /// program is written only after the previous one has finished and runs only once it is
     /// completely written.
