@@ -190,8 +190,8 @@ pub fn run(args: BenchArgs) -> Result<()> {
         println!("{}", cpu_line());
         println!(
             "N = interleaved chains (1: the standard mode); vs ossl, vs gcry = the peer's c/B \
-             / bitweave's (above 1: bitweave is faster); peers run the standard mode; \
-             - = the peer lacks the mode"
+             / bitweave's (above 1: bitweave is faster); peers run the standard mode, one \
+             thread, in place on a buffer as large as bitweave's; - = the peer lacks the mode"
         );
         // A thread sweep also measures the memory system's own limit (`memory_pass`).
         let memory = if sweep { "  memory MB/s  of it" } else { "" };
@@ -585,12 +585,15 @@ fn measure(
             crypter.update(&input, &mut out);
         }
     };
-    // The peers run one thread on the `--size` buffer (16 KiB: OpenSSL's `speed` best case)
-    // in the standard mode (they have no interleaving), keyed alike.
+    // The peers run one thread in the standard mode (they have no interleaving), keyed
+    // alike, in place on a buffer as large as bitweave's (in a thread sweep too), as
+    // bitweave runs.
     let peer_iv = &iv[..params.iv_len(bs).min(bs)];
-    let peer_size = size.min(args.size).max(bs);
-    let peer_in: Vec<u8> = (0..peer_size).map(|i| (i as u8).wrapping_mul(13)).collect();
-    let mut peer_out = vec![0u8; peer_size + 2 * bs];
+    let peer_size = size.max(bs);
+    let mut peer_buf = LineAligned::zeroed(peer_size + 32);
+    for (i, b) in peer_buf.bytes().iter_mut().enumerate() {
+        *b = (i as u8).wrapping_mul(13);
+    }
     let mut ossl = openssl_peer::Peer::new(suite, dir, &key, peer_iv);
     let mut gcry = gcrypt_peer::Peer::new(suite, dir, &key, peer_iv);
 
@@ -610,11 +613,11 @@ fn measure(
             memory_best = Some(memory_best.map_or(c, |b: f64| b.min(c)));
         }
         if let Some(p) = ossl.as_mut() {
-            let mut call = || p.update(&peer_in, &mut peer_out);
+            let mut call = || p.update_in_place(peer_buf.bytes(), peer_size);
             best_ossl = best_ossl.min(clock::cycles_per_call(&mut call, budget));
         }
         if let Some(p) = gcry.as_mut() {
-            let mut call = || p.update(&peer_in, &mut peer_out);
+            let mut call = || p.update_in_place(&mut peer_buf.bytes()[..peer_size]);
             best_gcry = best_gcry.min(clock::cycles_per_call(&mut call, budget));
         }
     }

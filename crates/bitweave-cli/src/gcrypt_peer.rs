@@ -167,16 +167,16 @@ impl Peer {
         }
     }
 
-    /// Transforms `input` into `output` (at least as long).
-    pub fn update(&mut self, input: &[u8], output: &mut [u8]) {
-        assert!(output.len() >= input.len());
-        // SAFETY: both buffers are valid for the lengths passed.
+    /// One call on `buf` in place (libgcrypt's in-place form: no input pointer), as
+    /// bitweave runs.
+    pub fn update_in_place(&mut self, buf: &mut [u8]) {
+        // SAFETY: `buf` is valid for its length; a null input with length 0 means in place.
         let err = unsafe {
-            let (o, i) = (output.as_mut_ptr().cast(), input.as_ptr().cast());
+            let o = buf.as_mut_ptr().cast();
             if self.decrypt {
-                gcry_cipher_decrypt(self.handle, o, output.len(), i, input.len())
+                gcry_cipher_decrypt(self.handle, o, buf.len(), std::ptr::null(), 0)
             } else {
-                gcry_cipher_encrypt(self.handle, o, output.len(), i, input.len())
+                gcry_cipher_encrypt(self.handle, o, buf.len(), std::ptr::null(), 0)
             }
         };
         assert_eq!(err, 0, "libgcrypt cipher call failed");
