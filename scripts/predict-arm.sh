@@ -23,11 +23,13 @@ if ! command -v llvm-mca-19 >/dev/null 2>&1; then
     not_run "apt-get could not install llvm-19"
 fi
 if [ ! -x "$bin" ]; then
-  command -v aarch64-linux-gnu-gcc >/dev/null 2>&1 ||
-    not_run "no aarch64 build and no cross linker (run scripts/test-aarch64.sh first)"
+  command -v aarch64-linux-gnu-gcc >/dev/null 2>&1 &&
+    rustup target list --installed 2>/dev/null | grep -qx "$target" ||
+    not_run "no aarch64 build, cross linker or target (scripts/test-aarch64.sh installs them)"
   CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=aarch64-linux-gnu-gcc PKG_CONFIG_ALLOW_CROSS=1 \
     PKG_CONFIG_PATH_aarch64_unknown_linux_gnu=/usr/lib/aarch64-linux-gnu/pkgconfig \
-    cargo build --release --target "$target" -p bitweave-cli
+    cargo build --release --target "$target" -p bitweave-cli ||
+    not_run "the aarch64 build failed (scripts/test-aarch64.sh reports why)"
 fi
 echo "=== ARM64 kernels: predicted by llvm-mca-19, not measured ==="
 python3 scripts/predict_arm.py "$bin" -19
