@@ -178,12 +178,25 @@ impl AesX86 {
                 (Level::AesNi, true) => crypt_aesni::<true>(keys, self.rounds, blocks),
                 (Level::Vaes256, false) => crypt_vaes256::<false>(keys, self.rounds, blocks),
                 (Level::Vaes256, true) => crypt_vaes256::<true>(keys, self.rounds, blocks),
+                // Under 4 KiB VAES-256 is faster: VAES-512 broadcasts its 15 round keys per
+                // call (Zen 4, ECB encryption: 64 B 0.80 against 0.57 c/B, 256 B 0.22 against
+                // 0.17, 1 KiB 0.14 against 0.13, 2 KiB 0.14 against 0.12; equal at 4 KiB).
+                (Level::Vaes512, false) if blocks.len() < VAES512_MIN_BATCH => {
+                    crypt_vaes256::<false>(keys, self.rounds, blocks)
+                }
+                (Level::Vaes512, true) if blocks.len() < VAES512_MIN_BATCH => {
+                    crypt_vaes256::<true>(keys, self.rounds, blocks)
+                }
                 (Level::Vaes512, false) => crypt_vaes512::<false>(keys, self.rounds, blocks),
                 (Level::Vaes512, true) => crypt_vaes512::<true>(keys, self.rounds, blocks),
             }
         }
     }
 }
+
+/// Batches (ECB, and the batch path of other modes) under this many bytes run VAES-256's
+/// kernel on a VAES-512 backend (measured; see `AesX86::crypt`).
+const VAES512_MIN_BATCH: usize = 4096;
 
 /// SubWord through `AESENCLAST` with a zero key: with the word in all four columns,
 /// ShiftRows moves nothing that matters and SubBytes is the S-box, in constant time.
@@ -301,8 +314,8 @@ unsafe fn cfb1_encrypt_aesni(keys: &RoundKeys, rounds: usize, reg: &mut [u8], da
     _mm_storeu_si128(reg.as_mut_ptr().cast(), r);
 }
 
-/// Defines a batch function: groups of eight registers of `$lanes` blocks each, then one
-/// register at a time, then single blocks on AES-NI.
+/// Defines a batch function: groups of eight registers of `$lanes` blocks each, then the
+/// remaining registers as one group, then single blocks on AES-NI.
 macro_rules! batch_fn {
     ($name:ident, $features:literal, $vec:ty, $lanes:literal,
      $load:ident, $store:ident, $keys:expr, $xor:ident, $enc:ident, $enclast:ident, $dec:ident, $declast:ident) => {
@@ -336,17 +349,46 @@ macro_rules! batch_fn {
                     unsafe { $store(p.add(i * REG).cast(), last(*x, k[rounds])) };
                 }
             }
+            // The tail's registers (up to seven) run as one group in step, so their
+            // rounds interleave: one register at a time, 4 AES-NI blocks (64 B) ran at
+            // 1.01 c/B on Zen 4, against 0.58 for OpenSSL's interleaved tail.
             let rest = groups.into_remainder();
-            let mut regs = rest.chunks_exact_mut(REG);
-            for r in &mut regs {
-                let p = r.as_mut_ptr();
-                let mut x = $xor($load(p.cast()), k[0]);
-                for kr in &k[1..rounds] {
-                    x = round(x, *kr);
-                }
-                $store(p.cast(), last(x, k[rounds]));
+            let nregs = rest.len() / REG;
+            let (regs, singles) = rest.split_at_mut(nregs * REG);
+            let p = regs.as_mut_ptr();
+            match nregs {
+                0 => {}
+                1 => tail::<1, DEC>(&k, rounds, p),
+                2 => tail::<2, DEC>(&k, rounds, p),
+                3 => tail::<3, DEC>(&k, rounds, p),
+                4 => tail::<4, DEC>(&k, rounds, p),
+                5 => tail::<5, DEC>(&k, rounds, p),
+                6 => tail::<6, DEC>(&k, rounds, p),
+                _ => tail::<7, DEC>(&k, rounds, p),
             }
-            for b in regs.into_remainder().chunks_exact_mut(16) {
+            /// R registers at `p` through every round, in step.
+            #[target_feature(enable = $features)]
+            unsafe fn tail<const R: usize, const DEC: bool>(
+                k: &[$vec; 15],
+                rounds: usize,
+                p: *mut u8,
+            ) {
+                // SAFETY (loads and stores): the caller's tail holds R registers at `p`.
+                let mut s: [$vec; R] =
+                    core::array::from_fn(|i| $xor(unsafe { $load(p.add(i * REG).cast()) }, k[0]));
+                for kr in &k[1..rounds] {
+                    s = s.map(|x| if DEC { $dec(x, *kr) } else { $enc(x, *kr) });
+                }
+                for (i, x) in s.into_iter().enumerate() {
+                    let y = if DEC {
+                        $declast(x, k[rounds])
+                    } else {
+                        $enclast(x, k[rounds])
+                    };
+                    unsafe { $store(p.add(i * REG).cast(), y) };
+                }
+            }
+            for b in singles.chunks_exact_mut(16) {
                 let x = _mm_loadu_si128(b.as_ptr().cast());
                 _mm_storeu_si128(b.as_mut_ptr().cast(), block_aesni::<DEC>(&k128, rounds, x));
             }
