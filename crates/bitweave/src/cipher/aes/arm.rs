@@ -448,7 +448,7 @@ mod tests {
             ),
         ];
         for (key, ct) in cases {
-            let key = hex(key);
+            let key = hex::decode(key).unwrap();
             let Some(aes) = AesArm::new(&key) else {
                 let capped = crate::cpu::cap().ok().flatten().is_some();
                 assert!(
@@ -458,13 +458,13 @@ mod tests {
                 eprintln!("skipped: aes on armv8 (the AES instructions are not reported)");
                 return;
             };
-            let pt = hex("00112233445566778899aabbccddeeff");
+            let pt = hex::decode("00112233445566778899aabbccddeeff").unwrap();
             for n in [1, 9] {
                 let mut buf = pt.repeat(n);
                 aes.encrypt_blocks(&mut buf);
                 assert_eq!(
                     buf,
-                    hex(ct).repeat(n),
+                    hex::decode(ct).unwrap().repeat(n),
                     "aes-{} armv8 encrypt",
                     8 * key.len()
                 );
@@ -472,12 +472,5 @@ mod tests {
                 assert_eq!(buf, pt.repeat(n), "aes-{} armv8 decrypt", 8 * key.len());
             }
         }
-    }
-
-    fn hex(s: &str) -> Vec<u8> {
-        (0..s.len())
-            .step_by(2)
-            .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
-            .collect()
     }
 }
