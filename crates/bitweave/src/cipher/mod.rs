@@ -451,6 +451,15 @@ impl CipherKind {
         }
     }
 
+    /// Calls of at most this many independent blocks run on the serial backend
+    /// ([`SERIAL_BLOCKS`], [`SEED_SERIAL_BLOCKS`]: each says what measured it).
+    pub fn serial_blocks(self) -> usize {
+        match self {
+            CipherKind::Seed => SEED_SERIAL_BLOCKS,
+            _ => SERIAL_BLOCKS,
+        }
+    }
+
     /// Block size in bytes.
     pub fn block_size(self) -> usize {
         match self {
@@ -557,19 +566,14 @@ impl Cipher {
     }
 
     /// The backend that runs a call on `bytes` bytes of independent blocks (ECB, CTR,
-    /// CBC/CFB decryption): the serial one up to [`SERIAL_BLOCKS`] blocks
-    /// ([`SEED_SERIAL_BLOCKS`] for SEED).
+    /// CBC/CFB decryption): the serial one up to [`CipherKind::serial_blocks`] blocks.
     pub fn blocks_backend(&self, bytes: usize) -> &'static str {
         self.for_blocks(bytes).backend()
     }
 
     /// The backend for a call on `bytes` bytes of independent blocks.
     fn for_blocks(&self, bytes: usize) -> &dyn BlockCipher {
-        let serial_blocks = match self.kind {
-            CipherKind::Seed => SEED_SERIAL_BLOCKS,
-            _ => SERIAL_BLOCKS,
-        };
-        if bytes <= serial_blocks * self.kind.block_size() {
+        if bytes <= self.kind.serial_blocks() * self.kind.block_size() {
             &*self.serial
         } else {
             &*self.backend
