@@ -1,5 +1,6 @@
 //! `bitweave`: encrypt and decrypt byte-compatibly with `openssl enc`, list what this CPU
-//! can run, and benchmark against OpenSSL in the same process.
+//! can run, and benchmark against OpenSSL and libgcrypt in the same process (the
+//! `bitweave-bench` crate; built without the `peers` feature, bitweave alone).
 
 use std::process::ExitCode;
 
@@ -7,17 +8,13 @@ use clap::{Parser, Subcommand};
 
 mod aead;
 mod base64;
-mod bench;
 mod crypt;
-mod gcrypt_peer;
 mod input;
 mod list;
 mod openssl_args;
-mod openssl_peer;
 mod output;
 mod password;
 mod pipeline;
-mod plot;
 mod progress;
 mod seal;
 mod signals;
@@ -48,7 +45,7 @@ enum Command {
     /// List ciphers, modes and the backends this CPU can run.
     List,
     /// Measure throughput and cycles/byte, with OpenSSL measured in the same run.
-    Bench(bench::BenchArgs),
+    Bench(bitweave_bench::BenchArgs),
     /// Authenticated encryption with π-Cipher v2: writes E(nsec) || C || T.
     AeadEnc(aead::AeadArgs),
     /// Authenticated decryption with π-Cipher v2: checks the tag, then writes the plaintext.
@@ -78,7 +75,7 @@ fn main() -> ExitCode {
             Command::Enc(args) => crypt::run(args, bitweave::Direction::Encrypt, cli.quiet),
             Command::Dec(args) => crypt::run(args, bitweave::Direction::Decrypt, cli.quiet),
             Command::List => list::run(),
-            Command::Bench(args) => bench::run(args),
+            Command::Bench(args) => bitweave_bench::run(args),
             Command::Sim(args) => sim::run(args),
             Command::AeadEnc(args) => aead::run(args, true),
             Command::AeadDec(args) => aead::run(args, false),

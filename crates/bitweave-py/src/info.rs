@@ -1,10 +1,11 @@
 //! What this CPU runs (`backends`, `suites`) and how fast (`bench`), as plain Python data.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use bitweave::aead::PiBackend;
-use bitweave::engine::{parallel, registry};
-use bitweave::{Cipher, CipherKind, Direction, Mode, Suite};
+use bitweave::engine::registry;
+use bitweave::{CipherKind, Direction, Mode, Suite};
+use bitweave_bench::{clock, measure, Case, Row, Setup};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
@@ -56,19 +57,6 @@ pub fn backends(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
     Ok(list)
 }
 
-/// One measured row.
-struct Row {
-    suite: Suite,
-    direction: Direction,
-    backend: &'static str,
-    threads: usize,
-    interleave: usize,
-    bytes: usize,
-    seconds_per_call: f64,
-    cycles_per_byte: f64,
-    constant_time: bool,
-}
-
 fn suites_for(names: &[String]) -> PyResult<Vec<Suite>> {
     if names.is_empty() {
         return Ok(Suite::all());
@@ -84,8 +72,9 @@ fn suites_for(names: &[String]) -> PyResult<Vec<Suite>> {
     Ok(out)
 }
 
-/// Measures throughput the way `bitweave bench` measures bitweave's side (no OpenSSL
-/// peer here: use the CLI for ratios). Returns a list of dicts with `cipher` (the suite),
+/// Measures throughput with `bitweave bench`'s own routine (the `bitweave-bench` crate),
+/// bitweave's side only (no OpenSSL or libgcrypt peer linked here: use the CLI for
+/// ratios). Returns a list of dicts with `cipher` (the suite),
 /// `direction` ("enc"/"dec"), `backend`, `threads`, `interleave`, `bytes`, `gbps`,
 /// `cycles_per_byte` (TSC cycles on x86-64, nanoseconds elsewhere) and `constant_time`.
 ///
@@ -132,137 +121,48 @@ pub fn bench<'py>(
         for info in infos {
             for &t in &threads {
                 for &dir in &directions {
-                    plan.push((*suite, dir, info.name, info.constant_time, t));
+                    plan.push((*suite, dir, info, t));
                 }
             }
         }
     }
-    let budget = Duration::from_millis(time_ms.max(1));
-    let rows = py.detach(move || -> bitweave::Result<Vec<Row>> {
+    let named = backend.is_some();
+    let rows = py.detach(move || -> anyhow::Result<Vec<Row>> {
+        let setup = Setup {
+            budget: Duration::from_millis(time_ms.max(1)),
+            tsc_hz: clock::tsc_hz(),
+            peers: false,
+            memory: false,
+        };
         plan.into_iter()
-            .map(|(suite, dir, name, ct, t)| {
-                measure(suite, dir, name, ct, t, size, interleave, budget)
+            .map(|(suite, dir, info, threads)| {
+                let case = Case {
+                    suite,
+                    dir,
+                    backend: &info,
+                    named,
+                    size,
+                    interleave,
+                    threads,
+                };
+                measure(&case, &setup)
             })
             .collect()
     });
-    let rows = rows.map_err(to_py)?;
+    let rows = rows.map_err(|e| msg(format!("{e:#}")))?;
     let list = PyList::empty(py);
     for r in rows {
         let d = PyDict::new(py);
-        d.set_item("cipher", r.suite.to_string())?;
-        d.set_item("direction", r.direction.name())?;
+        d.set_item("cipher", r.cipher)?;
+        d.set_item("direction", r.direction)?;
         d.set_item("backend", r.backend)?;
         d.set_item("threads", r.threads)?;
         d.set_item("interleave", r.interleave)?;
         d.set_item("bytes", r.bytes)?;
-        d.set_item("gbps", r.bytes as f64 / r.seconds_per_call / 1e9)?;
+        d.set_item("gbps", r.gbps)?;
         d.set_item("cycles_per_byte", r.cycles_per_byte)?;
         d.set_item("constant_time", r.constant_time)?;
         list.append(d)?;
     }
     Ok(list)
-}
-
-#[allow(clippy::too_many_arguments)]
-fn measure(
-    suite: Suite,
-    dir: Direction,
-    backend: &'static str,
-    constant_time: bool,
-    threads: usize,
-    size: usize,
-    interleave: usize,
-    budget: Duration,
-) -> bitweave::Result<Row> {
-    let kind = suite.cipher;
-    let bs = kind.block_size();
-    let n = if suite.mode.interleavable() {
-        interleave
-    } else {
-        1
-    };
-    let threads = if threads == 0 {
-        parallel::available_threads()
-    } else {
-        threads
-    };
-    let size = if threads > 1 {
-        size.max(threads << 20)
-    } else {
-        size
-    };
-    let size = if suite.mode.whole_blocks() {
-        size.div_ceil(bs) * bs
-    } else {
-        size
-    };
-    let key: Vec<u8> = (0..kind.key_len()).map(|i| (i as u8) ^ 0x5a).collect();
-    let params = suite.params().padding(false).interleave(n).threads(threads);
-    let iv: Vec<u8> = (0..params.iv_len(bs)).map(|i| i as u8).collect();
-    let input: Vec<u8> = (0..size).map(|i| (i as u8).wrapping_mul(13)).collect();
-    let cipher = Cipher::with_backend(kind, &key, Some(backend))?;
-    let mut crypter = params.crypter(&cipher, dir, &iv)?;
-    // Pre-touched output: no measurement pays first-touch page faults.
-    let mut out = vec![1u8; size + bs];
-    let mut call = || {
-        out.clear();
-        crypter.update(&input, &mut out);
-    };
-    let mut best = (f64::MAX, f64::MAX);
-    for _ in 0..3 {
-        let (secs, ticks) = clock::per_call(&mut call, budget);
-        if secs < best.0 {
-            best = (secs, ticks);
-        }
-        if secs > budget.as_secs_f64() * 4.0 {
-            break; // a slow row: one measurement is enough
-        }
-    }
-    Ok(Row {
-        suite,
-        direction: dir,
-        backend,
-        threads,
-        interleave: n,
-        bytes: size,
-        seconds_per_call: best.0,
-        cycles_per_byte: best.1 / size as f64,
-        constant_time,
-    })
-}
-
-/// Time and cycle counting: the TSC on x86-64, nanoseconds elsewhere.
-mod clock {
-    use super::{Duration, Instant};
-
-    #[cfg(target_arch = "x86_64")]
-    fn ticks() -> u64 {
-        // SAFETY: rdtsc exists on every x86-64 CPU and touches no memory.
-        unsafe { core::arch::x86_64::_rdtsc() }
-    }
-
-    #[cfg(not(target_arch = "x86_64"))]
-    fn ticks() -> u64 {
-        use std::sync::OnceLock;
-        static START: OnceLock<Instant> = OnceLock::new();
-        START.get_or_init(Instant::now).elapsed().as_nanos() as u64
-    }
-
-    /// Seconds and ticks per call of `f`, called for at least `budget` (a first call that
-    /// outlasts the budget is the measurement).
-    pub fn per_call(f: &mut dyn FnMut(), budget: Duration) -> (f64, f64) {
-        let (t0, c0) = (Instant::now(), ticks());
-        f();
-        if t0.elapsed() >= budget {
-            return (t0.elapsed().as_secs_f64(), (ticks() - c0) as f64);
-        }
-        let (t0, c0) = (Instant::now(), ticks());
-        let mut calls = 0u32;
-        while calls < 2 || t0.elapsed() < budget {
-            f();
-            calls += 1;
-        }
-        let (secs, t) = (t0.elapsed().as_secs_f64(), (ticks() - c0) as f64);
-        (secs / calls as f64, t / calls as f64)
-    }
 }

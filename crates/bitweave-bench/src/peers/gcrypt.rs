@@ -167,9 +167,10 @@ impl Peer {
         }
     }
 
-    /// One call on `buf` in place (libgcrypt's in-place form: no input pointer), as
-    /// bitweave runs.
-    pub fn update_in_place(&mut self, buf: &mut [u8]) {
+    /// One call on `buf[..len]` in place (libgcrypt's in-place form: no input pointer),
+    /// as bitweave runs.
+    pub fn update_in_place(&mut self, buf: &mut [u8], len: usize) {
+        let buf = &mut buf[..len];
         // SAFETY: `buf` is valid for its length; a null input with length 0 means in place.
         let err = unsafe {
             let o = buf.as_mut_ptr().cast();

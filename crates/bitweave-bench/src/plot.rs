@@ -15,7 +15,8 @@ use bitweave::{Mode, Suite};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use crate::bench::{Row, SplitRow, TABLE_MODES};
+use crate::block::{Row, TABLE_MODES};
+use crate::split_sweep::SplitRow;
 
 /// One line of a chart: a label and its (x, y) points.
 struct Series {

@@ -1,0 +1,102 @@
+//! One π-Cipher row: one message per call, or several through the multi-stream calls.
+//! No peer implements π-Cipher; the designers' fastest code is a quoted anchor.
+
+use std::time::Duration;
+
+use anyhow::Result;
+use bitweave::aead::{Ciphertext, Message, PiBackend, PiCipher, PiVariant};
+use bitweave::Direction;
+
+use crate::block::Row;
+use crate::clock;
+
+/// The designers' fastest conforming π-Cipher code (SUPERCOP `goptv`, -O3 -march=native),
+/// cycles/byte by word size: the figures issue 6 quotes for this machine. The anchor is
+/// quoted, not measured in this process (its code is not part of bitweave).
+const GOPTV_QUOTED: [(usize, f64); 3] = [(16, 17.0), (32, 5.1), (64, 2.8)];
+
+/// One π-Cipher row: `messages` messages of `size` bytes each (no AD) in one call —
+/// one message through `encrypt`, several through the multi-stream `encrypt_many`.
+pub fn measure_aead(
+    v: PiVariant,
+    backend: PiBackend,
+    dir: Direction,
+    messages: usize,
+    size: usize,
+    budget: Duration,
+    tsc_hz: f64,
+) -> Result<Row> {
+    let key: Vec<u8> = (0..v.key_len()).map(|i| i as u8 ^ 0x42).collect();
+    let pi = PiCipher::with_backend(v, &key, Some(backend.name()))?;
+    let npubs: Vec<Vec<u8>> = (0..messages)
+        .map(|m| (0..v.npub_len()).map(|i| (i + m) as u8).collect())
+        .collect();
+    let nsec = vec![7u8; v.nsec_len()];
+    let msgs: Vec<Vec<u8>> = (0..messages)
+        .map(|m| (0..size).map(|i| (i * 13 + m) as u8).collect())
+        .collect();
+    let plain: Vec<Message> = (0..messages)
+        .map(|m| Message {
+            npub: &npubs[m],
+            nsec: Some(&nsec),
+            ad: &[],
+            plaintext: &msgs[m],
+        })
+        .collect();
+    let sealed = pi.encrypt_many(&plain)?;
+    let cts: Vec<Ciphertext> = (0..messages)
+        .map(|m| Ciphertext {
+            npub: &npubs[m],
+            ad: &[],
+            ciphertext: &sealed[m],
+            with_nsec: true,
+        })
+        .collect();
+    let mut call: Box<dyn FnMut()> = match (dir, messages) {
+        (Direction::Encrypt, 1) => Box::new(|| {
+            std::hint::black_box(pi.encrypt(&npubs[0], &nsec, &[], &msgs[0]).unwrap());
+        }),
+        (Direction::Encrypt, _) => Box::new(|| {
+            std::hint::black_box(pi.encrypt_many(&plain).unwrap());
+        }),
+        (Direction::Decrypt, 1) => Box::new(|| {
+            std::hint::black_box(pi.decrypt(&npubs[0], &[], &sealed[0]).unwrap());
+        }),
+        (Direction::Decrypt, _) => Box::new(|| {
+            for r in pi.decrypt_many(&cts).unwrap() {
+                std::hint::black_box(r.unwrap());
+            }
+        }),
+    };
+    let best = (0..3)
+        .map(|_| clock::cycles_per_call(&mut call, budget))
+        .fold(f64::MAX, f64::min);
+    let bytes = messages * size;
+    let cpb = best / bytes as f64;
+    let anchor = GOPTV_QUOTED
+        .iter()
+        .find(|(w, _)| *w == v.word_bits())
+        .map(|&(_, c)| c);
+    Ok(Row {
+        cipher: v.name().to_string(),
+        direction: dir.name(),
+        backend: backend.name(),
+        threads: 1,
+        interleave: messages,
+        bytes,
+        gbps: tsc_hz / cpb / 1e9,
+        cycles_per_byte: cpb,
+        openssl_gbps: None,
+        openssl_cycles_per_byte: None,
+        ratio_vs_openssl: None,
+        gcrypt_gbps: None,
+        gcrypt_cycles_per_byte: None,
+        ratio_vs_gcrypt: None,
+        anchor: anchor.map(|_| "goptv (quoted)"),
+        quoted: anchor.map(|_| true),
+        anchor_cycles_per_byte: anchor,
+        ratio_vs_anchor: anchor.map(|a| a / cpb),
+        memory_gbps: None,
+        constant_time: true,
+    })
+}

@@ -1,0 +1,69 @@
+//! The peers measured beside bitweave in the same run: OpenSSL's libcrypto and libgcrypt,
+//! each behind its cargo feature. A peer this build leaves out is [`Absent`]: its rows
+//! show no figure, and the bench's header says it was not built in.
+
+use bitweave::{Direction, Suite};
+
+#[cfg(feature = "gcrypt")]
+pub mod gcrypt;
+#[cfg(feature = "openssl")]
+mod openssl;
+
+#[cfg(feature = "gcrypt")]
+pub use self::gcrypt::Peer as Gcrypt;
+#[cfg(feature = "openssl")]
+pub use self::openssl::Peer as OpenSsl;
+#[cfg(not(feature = "gcrypt"))]
+pub use Absent as Gcrypt;
+#[cfg(not(feature = "openssl"))]
+pub use Absent as OpenSsl;
+
+/// A peer this build left out (its feature is off): never constructed, so the
+/// measurement loop's calls through it cost nothing and the row shows no figure. A
+/// concrete type rather than a trait object: a virtual call would be charged to the
+/// peers' 16-byte rows.
+pub enum Absent {}
+
+impl Absent {
+    /// Always `None`: the peer is not built in.
+    pub fn new(_: &Suite, _: Direction, _: &[u8], _: &[u8]) -> Option<Absent> {
+        None
+    }
+
+    /// Unreachable: no value exists.
+    pub fn update_in_place(&mut self, _: &mut [u8], _: usize) {
+        match *self {}
+    }
+}
+
+/// The peers built in, with their versions, for the bench's header.
+pub fn versions() -> String {
+    #[cfg(feature = "openssl")]
+    let openssl = Some(::openssl::version::version().to_string());
+    #[cfg(not(feature = "openssl"))]
+    let openssl: Option<String> = None;
+    #[cfg(feature = "gcrypt")]
+    let gcrypt = Some(format!("libgcrypt {}", gcrypt::version()));
+    #[cfg(not(feature = "gcrypt"))]
+    let gcrypt: Option<String> = None;
+    let built: Vec<String> = [openssl, gcrypt].into_iter().flatten().collect();
+    if built.is_empty() {
+        "none (built without the openssl and gcrypt features)".to_string()
+    } else {
+        built.join(", ")
+    }
+}
+
+/// Why the peer's tier may differ from bitweave's under a `BITWEAVE_CPU` cap.
+pub fn cap_note() -> &'static str {
+    if cfg!(all(feature = "gcrypt", feature = "openssl")) {
+        "libgcrypt capped alike (GCRYCTL_DISABLE_HWF); OpenSSL NOT capped (it reads \
+         OPENSSL_ia32cap at load: set that too)"
+    } else if cfg!(feature = "gcrypt") {
+        "libgcrypt capped alike (GCRYCTL_DISABLE_HWF)"
+    } else if cfg!(feature = "openssl") {
+        "OpenSSL NOT capped (it reads OPENSSL_ia32cap at load: set that too)"
+    } else {
+        "no peers built in"
+    }
+}
