@@ -9,9 +9,9 @@
 //! π-Cipher tag verdict — is allowed at its own source line (see [`crate::allow`]).
 
 use bitweave::aead::{tags_equal, PiCipher, PiVariant};
-use bitweave::cipher::{BlockCipher, Cipher, CipherKind};
 use bitweave::engine::registry;
 use bitweave::mode::padding;
+use bitweave::{BlockCipher, Cipher, CipherKind};
 use bitweave::{Error, Mode, ModeParams};
 use rand::rngs::StdRng;
 use rand::RngCore;

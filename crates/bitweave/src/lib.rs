@@ -16,6 +16,7 @@
 //! ```
 
 pub mod aead;
+mod bytes;
 pub mod cipher;
 pub mod cpu;
 pub mod engine;
@@ -29,7 +30,8 @@ pub mod seal;
 pub mod slice;
 pub mod suite;
 
-pub use cipher::{BlockCipher, Cipher, CipherKind};
+pub use cipher::{BlockCipher, CipherKind};
+pub use engine::Cipher;
 pub use error::{Error, Result};
 pub use mode::{Crypter, Direction, Mode, ModeParams};
 pub use suite::Suite;

@@ -93,7 +93,8 @@ fn balance(v0: f64, v1: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cipher::{Cipher, CipherKind};
+    use crate::cipher::CipherKind;
+    use crate::engine::Cipher;
 
     #[test]
     fn every_schedule_gives_the_one_thread_bytes() {

@@ -6,8 +6,9 @@ use super::cfb_bits::ShiftRegisters;
 use super::chain::Chain;
 use super::ctr::Counter;
 use super::{padding, Direction, Mode, ModeParams};
-use crate::cipher::{BlockCipher, Cipher};
+use crate::cipher::BlockCipher;
 use crate::engine::parallel;
+use crate::engine::Cipher;
 use crate::error::{Error, Result};
 
 /// The running state of one mode.

@@ -15,7 +15,8 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::cipher::{BlockCipher, Cipher};
+use crate::cipher::BlockCipher;
+use crate::engine::Cipher;
 
 use crate::error::{Error, Result};
 

@@ -11,8 +11,9 @@
 use super::cfb_bits::ShiftRegisters;
 use super::chain::Chain;
 use super::{padding, Direction, Mode, ModeParams};
-use crate::cipher::{BlockCipher, Cipher};
+use crate::cipher::BlockCipher;
 use crate::engine::parallel;
+use crate::engine::Cipher;
 use crate::error::{Error, Result};
 
 /// Encrypts K messages, message k with `ivs[k]`. `params.interleave` must be 1.

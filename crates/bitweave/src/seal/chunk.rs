@@ -9,7 +9,8 @@ use super::error::SealError;
 use super::header::SealSuite;
 use super::keys::FileKeys;
 use crate::aead::{tags_equal, Ciphertext, Message, PiCipher, PiVariant};
-use crate::cipher::{BlockCipher, Cipher, CipherKind};
+use crate::cipher::{BlockCipher, CipherKind};
+use crate::engine::Cipher;
 
 /// A suite keyed for one file.
 pub enum ChunkCipher {

@@ -35,7 +35,6 @@
 //! the exact inverses of the loads.
 #![deny(unsafe_code)]
 
-pub(crate) mod chains;
 pub mod portable;
 pub mod synth;
 pub mod trace;
@@ -549,7 +548,7 @@ pub(crate) fn for_each_batch(
     buf[..pad.len()].copy_from_slice(pad);
     run(w, &mut buf);
     pad.copy_from_slice(&buf[..pad.len()]);
-    crate::cipher::wipe(&mut buf);
+    crate::bytes::wipe(&mut buf);
 }
 
 /// The lane widths bitweave's bitsliced backends run at.

@@ -24,57 +24,6 @@ pub fn has_avx512() -> bool {
     crate::cpu::has(crate::cpu::Feature::Avx512f)
 }
 
-/// `dst ^= src` over the length of `dst` (`src` at least as long) with the widest vectors
-/// this CPU has: the modes' XORs around a batch (CBC/CFB/OFB rows, CTR keystream, CBC
-/// decryption) cost a pass over memory each, which at baseline SSE2 width is a visible
-/// share of a fast backend's time.
-pub fn xor_bytes(dst: &mut [u8], src: &[u8]) {
-    let src = &src[..dst.len()];
-    if has_avx512() {
-        // SAFETY: AVX-512F detected just above.
-        unsafe { xor_avx512(dst, src) }
-    } else if has_avx2() {
-        // SAFETY: AVX2 detected just above.
-        unsafe { xor_avx2(dst, src) }
-    } else {
-        dst.iter_mut().zip(src).for_each(|(d, s)| *d ^= s);
-    }
-}
-
-/// # Safety
-/// The CPU must support AVX-512F.
-#[target_feature(enable = "avx512f")]
-unsafe fn xor_avx512(dst: &mut [u8], src: &[u8]) {
-    let mut d = dst.chunks_exact_mut(64);
-    let mut s = src.chunks_exact(64);
-    for (a, b) in (&mut d).zip(&mut s) {
-        let x = _mm512_loadu_si512(a.as_ptr().cast());
-        let y = _mm512_loadu_si512(b.as_ptr().cast());
-        _mm512_storeu_si512(a.as_mut_ptr().cast(), _mm512_xor_si512(x, y));
-    }
-    d.into_remainder()
-        .iter_mut()
-        .zip(s.remainder())
-        .for_each(|(a, b)| *a ^= b);
-}
-
-/// # Safety
-/// The CPU must support AVX2.
-#[target_feature(enable = "avx2")]
-unsafe fn xor_avx2(dst: &mut [u8], src: &[u8]) {
-    let mut d = dst.chunks_exact_mut(32);
-    let mut s = src.chunks_exact(32);
-    for (a, b) in (&mut d).zip(&mut s) {
-        let x = _mm256_loadu_si256(a.as_ptr().cast());
-        let y = _mm256_loadu_si256(b.as_ptr().cast());
-        _mm256_storeu_si256(a.as_mut_ptr().cast(), _mm256_xor_si256(x, y));
-    }
-    d.into_remainder()
-        .iter_mut()
-        .zip(s.remainder())
-        .for_each(|(a, b)| *a ^= b);
-}
-
 /// # Safety
 /// The CPU must support AVX2.
 #[target_feature(enable = "avx2")]

@@ -24,8 +24,8 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use super::circuit::{inv_mix_column, inv_sbox_linear_part, mix_column, sbox, sbox_linear_part};
 use super::KeySchedule;
+use crate::cipher::planes::{self, PlaneCipher};
 use crate::cipher::{chains_as_rows, BlockCipher, Feedback};
-use crate::slice::chains::{self, PlaneCipher};
 use crate::slice::{
     blocks16_from_planes, blocks16_from_planes_xor, for_each_batch, planes_from_blocks16,
     planes_from_blocks16_xor, Lanes, Logic, Width,
@@ -143,7 +143,7 @@ pub fn crypt_planes_for_key<L: Logic>(s: &mut [L; 128], key: &[u8], decrypt: boo
 }
 
 /// Round-key masks in the shape the chain, ECB and decryption kernels
-/// ([`crate::slice::chains`]) take: the cipher, or with `decrypt` the inverse cipher
+/// ([`crate::cipher::planes`]) take: the cipher, or with `decrypt` the inverse cipher
 /// (`keys` then in decryption order).
 struct AesPlanes<'a> {
     keys: &'a [[u64; 128]],
@@ -245,7 +245,7 @@ impl AesSliced {
 
     fn crypt(&self, data: &mut [u8], decrypt: bool) {
         for_each_batch(self.width, 16, data, |w, data| {
-            chains::ecb_batches(&self.planes(decrypt), w, data)
+            planes::ecb_batches(&self.planes(decrypt), w, data)
         });
     }
 }
@@ -271,15 +271,15 @@ impl BlockCipher for AesSliced {
     }
     fn encrypt_chain_rows(&self, feedback: Feedback, state: &mut [u8], rows: &mut [&mut [u8]]) {
         let planes = &self.planes(false);
-        chains::encrypt_chain_rows(self, planes, self.width, feedback, state, rows)
+        planes::encrypt_chain_rows(self, planes, self.width, feedback, state, rows)
     }
     fn cbc_decrypt_rows(&self, prev: &mut [u8], data: &mut [u8]) {
         let planes = &self.planes(true);
-        chains::decrypt_rows(self, planes, self.width, false, prev, data)
+        planes::decrypt_rows(self, planes, self.width, false, prev, data)
     }
     fn cfb_decrypt_rows(&self, prev: &mut [u8], data: &mut [u8]) {
         let planes = &self.planes(false);
-        chains::decrypt_rows(self, planes, self.width, true, prev, data)
+        planes::decrypt_rows(self, planes, self.width, true, prev, data)
     }
 }
 

@@ -975,7 +975,7 @@ unsafe fn ctr_rounds_xor_vaes256<const R: usize>(
                 let d = _mm_loadu_si128(tmp.as_ptr().cast());
                 _mm_storeu_si128(tmp.as_mut_ptr().cast(), _mm_xor_si128(d, half));
                 core::ptr::copy_nonoverlapping(tmp.as_ptr(), at, rem);
-                crate::cipher::wipe(&mut tmp);
+                crate::bytes::wipe(&mut tmp);
             }
         }
     }
@@ -1118,7 +1118,7 @@ fn ctr_rounds_xor_aesni<const R: usize>(
                 _mm_storeu_si128(tmp.as_mut_ptr().cast(), _mm_xor_si128(v, ks));
             }
             d.copy_from_slice(&tmp[..d.len()]);
-            crate::cipher::wipe(&mut tmp);
+            crate::bytes::wipe(&mut tmp);
         }
     }
 }

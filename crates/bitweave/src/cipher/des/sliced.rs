@@ -31,8 +31,8 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use super::circuit::{s1, s2, s3, s4, s5, s6, s7, s8};
 use super::{TdesKeys, E, FP, IP, P, SBOXES};
+use crate::cipher::planes::{self, PlaneCipher};
 use crate::cipher::{chains_as_rows, BlockCipher, Feedback};
-use crate::slice::chains::{self, PlaneCipher};
 use crate::slice::trace::{Circuit, Trace};
 use crate::slice::{
     blocks8_from_planes, blocks8_from_planes_xor, for_each_batch, planes_from_blocks8,
@@ -177,7 +177,7 @@ pub fn crypt_planes_for_key<L: Logic>(planes: &[L; 64], key: &[u8], decrypt: boo
 }
 
 /// Round-key masks (either direction) in the shape the chain and ECB kernel
-/// ([`crate::slice::chains`]) takes.
+/// ([`crate::cipher::planes`]) takes.
 struct DesPlanes<'a>(&'a [[u64; 48]]);
 
 impl PlaneCipher for DesPlanes<'_> {
@@ -256,7 +256,7 @@ impl DesSliced {
 
     fn crypt(&self, data: &mut [u8], keys: &[[u64; 48]]) {
         for_each_batch(self.width, 8, data, |w, data| {
-            chains::ecb_batches(&DesPlanes(keys), w, data)
+            planes::ecb_batches(&DesPlanes(keys), w, data)
         });
     }
 }
@@ -282,15 +282,15 @@ impl BlockCipher for DesSliced {
     }
     fn encrypt_chain_rows(&self, feedback: Feedback, state: &mut [u8], rows: &mut [&mut [u8]]) {
         let planes = &DesPlanes(&self.enc);
-        chains::encrypt_chain_rows(self, planes, self.width, feedback, state, rows)
+        planes::encrypt_chain_rows(self, planes, self.width, feedback, state, rows)
     }
     fn cbc_decrypt_rows(&self, prev: &mut [u8], data: &mut [u8]) {
         let planes = &DesPlanes(&self.dec);
-        chains::decrypt_rows(self, planes, self.width, false, prev, data)
+        planes::decrypt_rows(self, planes, self.width, false, prev, data)
     }
     fn cfb_decrypt_rows(&self, prev: &mut [u8], data: &mut [u8]) {
         let planes = &DesPlanes(&self.enc);
-        chains::decrypt_rows(self, planes, self.width, true, prev, data)
+        planes::decrypt_rows(self, planes, self.width, true, prev, data)
     }
 }
 

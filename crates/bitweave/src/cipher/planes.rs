@@ -12,8 +12,8 @@
 //! way), which would show up as a chained mode "slower than ECB" for no reason of its own.
 #![deny(unsafe_code)]
 
-use super::{run_kernel, Kernel, Lanes, Width};
 use crate::cipher::{chains_by_rows, BlockCipher, Feedback};
+use crate::slice::{run_kernel, Kernel, Lanes, Width};
 
 /// A keyed bitsliced cipher as the chain kernel sees it: one batch of `64·WORDS` blocks
 /// in plane form, loaded from blocks (or from the XOR of two block runs), run through the

@@ -1,0 +1,76 @@
+//! Byte utilities every layer uses: wiping secrets and XORing runs of bytes. The bottom
+//! layer of the library (it asks only [`crate::cpu`] which vector width to use).
+
+/// Clears a large buffer of secrets at memset speed: `zeroize`'s volatile byte stores
+/// cost about a cycle per byte, which would dominate a fast backend's per-call work;
+/// `black_box` keeps the compiler from dropping the fill as a dead store.
+pub(crate) fn wipe(buf: &mut [u8]) {
+    buf.fill(0);
+    std::hint::black_box(buf);
+}
+
+/// `dst ^= src` over the length of `dst` (`src` at least as long).
+pub(crate) fn xor(dst: &mut [u8], src: &[u8]) {
+    #[cfg(target_arch = "x86_64")]
+    x86::xor_simd(dst, src);
+    #[cfg(not(target_arch = "x86_64"))]
+    dst.iter_mut().zip(src).for_each(|(d, s)| *d ^= s);
+}
+
+#[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)]
+mod x86 {
+    use std::arch::x86_64::*;
+
+    use crate::cpu::{self, Feature};
+
+    /// [`xor`](super::xor) with the widest vectors this CPU has: the modes' XORs around a
+    /// batch (CBC/CFB/OFB rows, CTR keystream, CBC decryption) cost a pass over memory
+    /// each, which at baseline SSE2 width is a visible share of a fast backend's time.
+    pub(super) fn xor_simd(dst: &mut [u8], src: &[u8]) {
+        let src = &src[..dst.len()];
+        if cpu::has(Feature::Avx512f) {
+            // SAFETY: AVX-512F detected just above.
+            unsafe { xor_avx512(dst, src) }
+        } else if cpu::has(Feature::Avx2) {
+            // SAFETY: AVX2 detected just above.
+            unsafe { xor_avx2(dst, src) }
+        } else {
+            dst.iter_mut().zip(src).for_each(|(d, s)| *d ^= s);
+        }
+    }
+
+    /// # Safety
+    /// The CPU must support AVX-512F.
+    #[target_feature(enable = "avx512f")]
+    unsafe fn xor_avx512(dst: &mut [u8], src: &[u8]) {
+        let mut d = dst.chunks_exact_mut(64);
+        let mut s = src.chunks_exact(64);
+        for (a, b) in (&mut d).zip(&mut s) {
+            let x = _mm512_loadu_si512(a.as_ptr().cast());
+            let y = _mm512_loadu_si512(b.as_ptr().cast());
+            _mm512_storeu_si512(a.as_mut_ptr().cast(), _mm512_xor_si512(x, y));
+        }
+        d.into_remainder()
+            .iter_mut()
+            .zip(s.remainder())
+            .for_each(|(a, b)| *a ^= b);
+    }
+
+    /// # Safety
+    /// The CPU must support AVX2.
+    #[target_feature(enable = "avx2")]
+    unsafe fn xor_avx2(dst: &mut [u8], src: &[u8]) {
+        let mut d = dst.chunks_exact_mut(32);
+        let mut s = src.chunks_exact(32);
+        for (a, b) in (&mut d).zip(&mut s) {
+            let x = _mm256_loadu_si256(a.as_ptr().cast());
+            let y = _mm256_loadu_si256(b.as_ptr().cast());
+            _mm256_storeu_si256(a.as_mut_ptr().cast(), _mm256_xor_si256(x, y));
+        }
+        d.into_remainder()
+            .iter_mut()
+            .zip(s.remainder())
+            .for_each(|(a, b)| *a ^= b);
+    }
+}

@@ -1,0 +1,162 @@
+//! The front type users hold: a keyed cipher whose backends the registry chose, one for
+//! batches of independent blocks and one for serial work, each call handed to the one
+//! that fits its shape.
+
+use std::fmt;
+use std::sync::Arc;
+
+use super::registry::{self, Shape};
+use crate::cipher::{BlockCipher, CipherKind, Feedback};
+use crate::error::Result;
+
+/// A keyed cipher on chosen backends: the front type users hold.
+///
+/// It holds the best backend for batches of independent blocks and the best for serial
+/// work (often the same one) and hands each call to the one that fits its shape: one
+/// chain, CFB8/CFB1 and calls of at most [`SERIAL_BLOCKS`] blocks go to the serial one.
+/// Cheap to clone (the keyed backends are shared), so the same key schedule can serve
+/// several streams or threads.
+#[derive(Clone)]
+pub struct Cipher {
+    kind: CipherKind,
+    backend: Arc<dyn BlockCipher>,
+    serial: Arc<dyn BlockCipher>,
+}
+
+/// DES-family calls of at most this many blocks go to the serial backend: bitsliced DES
+/// pays a whole batch's transposition and circuit for a single block. Measured on AMD
+/// Zen 3 (3DES ECB, 2026-11-25), `sliced256` against `shift256`: 3,247 vs 179 c/B at 1
+/// block, 203 vs 178 at 16, 92 vs 160 at 32.
+pub const SERIAL_BLOCKS: usize = 16;
+
+/// SEED calls of more than one block go to the batch backend: its kernels fill their
+/// registers' lanes with whatever blocks there are. Measured on AMD Zen 4 (SEED ECB
+/// decryption, 2026-11-27), serial `gfni128` (four blocks in step) against the batch
+/// kernels: 1 block 35 c/B vs `gfni256` 40 and `gfni512` 49; 4 blocks 18.2 vs 10.4 and
+/// 12.3; 16 blocks 15.8 vs 3.0 and 2.7. At the AVX2 tier, `aesni` against `vaes256`:
+/// 1 block 55 vs 68, 4 blocks 38 vs 16.7, 16 blocks 39 vs 5.2.
+pub const SEED_SERIAL_BLOCKS: usize = 1;
+
+/// Calls of at most this many independent blocks of `kind` run on the serial backend
+/// ([`SERIAL_BLOCKS`], [`SEED_SERIAL_BLOCKS`]: each says what measured it).
+pub fn serial_blocks(kind: CipherKind) -> usize {
+    match kind {
+        CipherKind::Seed => SEED_SERIAL_BLOCKS,
+        _ => SERIAL_BLOCKS,
+    }
+}
+
+impl Cipher {
+    /// Keys `kind` on the best backend this CPU can run (or the one named by the
+    /// `BITWEAVE_BACKEND` environment variable, when it implements `kind`).
+    pub fn new(kind: CipherKind, key: &[u8]) -> Result<Self> {
+        Self::with_backend(kind, key, None)
+    }
+
+    /// Keys `kind` on the named backend, or on the best one when `backend` is `None`.
+    /// A named backend that this CPU cannot run is an error, never a silent fallback.
+    /// A named backend serves every shape of work.
+    pub fn with_backend(kind: CipherKind, key: &[u8], backend: Option<&str>) -> Result<Self> {
+        kind.check_key(key)?;
+        let info = registry::select_for(kind, backend, Shape::Batch)?;
+        let batch: Arc<dyn BlockCipher> = Arc::from(info.build(key));
+        let serial_info = registry::select_for(kind, backend, Shape::Serial)?;
+        let serial = if serial_info.name == info.name {
+            batch.clone()
+        } else {
+            Arc::from(serial_info.build(key))
+        };
+        Ok(Cipher {
+            kind,
+            backend: batch,
+            serial,
+        })
+    }
+
+    /// Which cipher this is.
+    pub fn kind(&self) -> CipherKind {
+        self.kind
+    }
+
+    /// The backend that runs serial work (see the type's doc); [`BlockCipher::backend`]
+    /// names the one for batches.
+    pub fn serial_backend(&self) -> &'static str {
+        self.serial.backend()
+    }
+
+    /// The backend that runs a call on `bytes` bytes of independent blocks (ECB, CTR,
+    /// CBC/CFB decryption): the serial one up to [`serial_blocks`] blocks.
+    pub fn blocks_backend(&self, bytes: usize) -> &'static str {
+        self.for_blocks(bytes).backend()
+    }
+
+    /// The backend for a call on `bytes` bytes of independent blocks.
+    fn for_blocks(&self, bytes: usize) -> &dyn BlockCipher {
+        if bytes <= serial_blocks(self.kind) * self.kind.block_size() {
+            &*self.serial
+        } else {
+            &*self.backend
+        }
+    }
+
+    /// The backend for chains whose feedback blocks are `state`: one chain is serial.
+    fn for_chains(&self, state: &[u8]) -> &dyn BlockCipher {
+        if state.len() <= self.kind.block_size() {
+            &*self.serial
+        } else {
+            &*self.backend
+        }
+    }
+}
+
+impl fmt::Debug for Cipher {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Cipher")
+            .field("kind", &self.kind)
+            .field("backend", &self.backend.backend())
+            .finish_non_exhaustive()
+    }
+}
+
+impl BlockCipher for Cipher {
+    fn block_size(&self) -> usize {
+        self.backend.block_size()
+    }
+    fn width(&self) -> usize {
+        self.backend.width()
+    }
+    fn backend(&self) -> &'static str {
+        self.backend.backend()
+    }
+    fn encrypt_blocks(&self, blocks: &mut [u8]) {
+        self.for_blocks(blocks.len()).encrypt_blocks(blocks)
+    }
+    fn decrypt_blocks(&self, blocks: &mut [u8]) {
+        self.for_blocks(blocks.len()).decrypt_blocks(blocks)
+    }
+    fn encrypt_chains(&self, feedback: Feedback, state: &mut [u8], data: &mut [u8]) {
+        self.for_chains(state).encrypt_chains(feedback, state, data)
+    }
+    fn encrypt_chain_rows(&self, feedback: Feedback, state: &mut [u8], rows: &mut [&mut [u8]]) {
+        self.for_chains(state)
+            .encrypt_chain_rows(feedback, state, rows)
+    }
+    fn min_streamed_share(&self) -> usize {
+        self.backend.min_streamed_share()
+    }
+    fn cfb8_encrypt(&self, reg: &mut [u8], data: &mut [u8]) {
+        self.serial.cfb8_encrypt(reg, data)
+    }
+    fn cfb1_encrypt(&self, reg: &mut [u8], data: &mut [u8]) {
+        self.serial.cfb1_encrypt(reg, data)
+    }
+    fn ctr_keystream_xor(&self, counter: &mut [u8], data: &mut [u8]) {
+        self.for_blocks(data.len()).ctr_keystream_xor(counter, data)
+    }
+    fn cbc_decrypt_rows(&self, prev: &mut [u8], data: &mut [u8]) {
+        self.for_blocks(data.len()).cbc_decrypt_rows(prev, data)
+    }
+    fn cfb_decrypt_rows(&self, prev: &mut [u8], data: &mut [u8]) {
+        self.for_blocks(data.len()).cfb_decrypt_rows(prev, data)
+    }
+}
