@@ -10,7 +10,7 @@
 //! eq. (1) and eq. (2), so a 1-bit run costs an `mx_xor`. Only XOR has a multi-bit form:
 //! it is the only one the paper proposes.
 
-use super::matrix::MatrixConfig;
+use super::config::MatrixConfig;
 
 /// A PE function.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

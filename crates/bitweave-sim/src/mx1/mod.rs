@@ -32,6 +32,7 @@
 //! inputs: they are printed beside the model's with the deviation.
 
 pub mod board;
+pub mod config;
 pub mod library;
 pub mod matrix;
 pub mod modes;

@@ -556,7 +556,7 @@ fn run_fast(v: PiVariant, b: PiBackend, decrypt: bool, jobs: &[Job<'_>], outs: &
 /// The whole-step kernels for runs of one message's blocks (AVX2 and AVX-512), widest
 /// first.
 #[cfg(target_arch = "x86_64")]
-fn blocks_for<W: pi::wide::WideWord>(b: PiBackend) -> WholeSteps<W> {
+fn blocks_for<W: pi::x86::WideWord>(b: PiBackend) -> WholeSteps<W> {
     match b {
         PiBackend::Avx512 => [Some(W::AVX512), Some(W::AVX2)],
         PiBackend::Avx2 => [Some(W::AVX2), None],
@@ -593,7 +593,7 @@ fn run_word<W: Word, const L2: usize>(
 
 /// The incremental API's π for serial steps and its bulk path, for a backend.
 #[cfg(target_arch = "x86_64")]
-fn stream_fns<W: pi::wide::WideWord>(b: PiBackend) -> (fn(&mut [W; 16]), pi::stream::Steps<W>) {
+fn stream_fns<W: pi::x86::WideWord>(b: PiBackend) -> (fn(&mut [W; 16]), pi::stream::Steps<W>) {
     match b {
         PiBackend::Reference => (pi::reference::pi::<W>, steps_ref::<W>),
         PiBackend::Portable => (pi::lanes::pi_single::<W>, steps_portable::<W>),
@@ -654,7 +654,7 @@ fn steps_portable<W: Word>(m: u8, c: &[W; 16], ctr: u64, d: &[u8], o: &mut [u8],
 /// The AVX2 and AVX-512 bulk paths: the backend's whole-step kernels (widest first) do
 /// the batches, and the tail under one batch goes through the AVX2 lane kernel.
 #[cfg(target_arch = "x86_64")]
-fn steps_vector<W: pi::wide::WideWord, const AVX512: bool>(
+fn steps_vector<W: pi::x86::WideWord, const AVX512: bool>(
     m: u8,
     c: &[W; 16],
     ctr: u64,

@@ -20,7 +20,7 @@ pub struct Avx2;
 
 /// Whether this CPU runs the kernel (under the tier cap).
 pub fn available() -> bool {
-    super::x86::has_avx2()
+    crate::cpu::has(crate::cpu::Feature::Avx2)
 }
 
 impl Isa for Avx2 {

@@ -17,8 +17,17 @@ pub struct Avx512;
 
 /// Whether this CPU runs the kernel (under the tier cap).
 pub fn available() -> bool {
-    super::x86::has_avx512()
+    crate::cpu::has_all(FEATURES)
 }
+
+/// The features of the AVX-512 kernel: F, BW and VL for 16-bit words and 256/512-bit
+/// forms; VBMI2 for the 16-bit funnel-shift rotate.
+pub const FEATURES: &[crate::cpu::Feature] = &[
+    crate::cpu::Feature::Avx512f,
+    crate::cpu::Feature::Avx512bw,
+    crate::cpu::Feature::Avx512vl,
+    crate::cpu::Feature::Avx512vbmi2,
+];
 
 impl Isa for Avx512 {
     type V = Z;

@@ -10,6 +10,7 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 
 pub mod circuit;
 pub mod shift;
+mod shift_layout;
 #[cfg(target_arch = "x86_64")]
 mod shift_x86;
 pub mod sliced;

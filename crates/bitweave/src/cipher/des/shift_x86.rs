@@ -12,7 +12,7 @@
 
 use std::arch::x86_64::*;
 
-use super::shift::{fp, ip, PLACE, TRUTH, WINDOW};
+use super::shift_layout::{fp, ip, PLACE, TRUTH, WINDOW};
 use crate::cipher::Feedback;
 
 /// The round's constants in lanes: truth tables and P masks per output bit, per group.
