@@ -85,14 +85,39 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            // One line: the outermost context and its causes.
+            // One line: the outermost context and its causes, and the command's own hint.
             let msg = e
                 .chain()
                 .map(|c| c.to_string())
                 .collect::<Vec<_>>()
                 .join(": ");
-            eprintln!("error: {msg}");
+            match hint(&e) {
+                Some(h) => eprintln!("error: {msg} ({h})"),
+                None => eprintln!("error: {msg}"),
+            }
             ExitCode::FAILURE
         }
     }
+}
+
+/// Where the command line helps with a library error: the library's messages name no
+/// flag or command (Python users see them too).
+fn hint(e: &anyhow::Error) -> Option<&'static str> {
+    use bitweave::seal::SealError;
+    e.chain().find_map(|cause| {
+        if let Some(e) = cause.downcast_ref::<bitweave::Error>() {
+            return match e {
+                bitweave::Error::UnknownCipher(_) => {
+                    Some("run `bitweave list` for the supported names")
+                }
+                bitweave::Error::UnknownBackend(_) => Some("run `bitweave list` for the backends"),
+                bitweave::Error::MissingIv(_) => Some("--iv"),
+                _ => None,
+            };
+        }
+        match cause.downcast_ref::<SealError>() {
+            Some(SealError::NeedKey) => Some("--key-file"),
+            _ => None,
+        }
+    })
 }

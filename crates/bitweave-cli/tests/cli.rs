@@ -250,12 +250,12 @@ fn each_error_has_its_own_message_and_leaves_no_file() {
     expect_error(
         &["enc", "-c", "aes-128-cbc", "-K", KEY16],
         b"x",
-        "aes-128-cbc needs an IV",
+        "aes-128-cbc needs an IV (--iv)",
     );
     expect_error(
         &["enc", "-c", "aes-128-xyz", "-K", KEY16],
         b"x",
-        "unknown cipher 'aes-128-xyz'",
+        "unknown cipher 'aes-128-xyz' (run `bitweave list` for the supported names)",
     );
     expect_error(
         &cbc(&["--nopad"]),
@@ -290,7 +290,7 @@ fn each_error_has_its_own_message_and_leaves_no_file() {
     expect_error(
         &cbc(&["--backend", "nosuch"]),
         b"x",
-        "unknown backend 'nosuch'",
+        "unknown backend 'nosuch' (run `bitweave list` for the backends)",
     );
     let mut dec = cbc(&[]);
     dec[0] = "dec";

@@ -17,11 +17,18 @@ create_exception!(
     "An AEAD tag did not verify: wrong key, nonce or associated data, or tampered data. No plaintext is released."
 );
 
-/// Converts a library error to the matching exception.
+/// Converts a library error to the matching exception, with Python's own hint where the
+/// library's message needs one (it names no front end's flags or commands).
 pub fn to_py(e: bitweave::Error) -> PyErr {
+    let hint = match e {
+        bitweave::Error::UnknownCipher(_) => " (bitweave.suites() lists the names)",
+        bitweave::Error::UnknownBackend(_) => " (bitweave.backends() lists the backends)",
+        bitweave::Error::MissingIv(_) => " (pass iv=)",
+        _ => "",
+    };
     match e {
         bitweave::Error::TagMismatch => AuthenticationError::new_err(e.to_string()),
-        _ => BitweaveError::new_err(e.to_string()),
+        _ => BitweaveError::new_err(format!("{e}{hint}")),
     }
 }
 

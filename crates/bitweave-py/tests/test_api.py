@@ -225,19 +225,20 @@ def test_keyed_cipher_errors_and_sharing():
     assert got == [bitweave.encrypt("aes-256-ctr", bytes(32), iv, data) for iv in ivs]
 
 
-# The CLI's messages (crates/bitweave/src/error.rs), without its "error: " prefix.
+# The library's messages (crates/bitweave/src/error.rs), as the CLI prints them without its
+# "error: " prefix, with Python's own hints instead of the CLI's.
 @pytest.mark.parametrize(
     "call, message",
     [
         (lambda: bitweave.encrypt("aes-512-cbc", K16, IV16, b""),
-         "unknown cipher 'aes-512-cbc' (run `bitweave list` for the supported names)"),
+         "unknown cipher 'aes-512-cbc' (bitweave.suites() lists the names)"),
         (lambda: bitweave.encrypt("aes-128-cbc", K16[:15], IV16, b""),
          "wrong key length for aes-128: expected 16 bytes, got 15"),
         (lambda: bitweave.encrypt("aes-128-cbc", K16, IV16[:8], b""),
          "wrong IV length for aes-128-cbc: expected 16 bytes, got 8"),
         (lambda: bitweave.encrypt("aes-128-cbc", K16, IV16, b"", interleave=2),
          "wrong IV length for aes-128-cbc with interleave 2: expected 32 bytes, got 16"),
-        (lambda: bitweave.encrypt("aes-128-cbc", K16, None, b""), "aes-128-cbc needs an IV (--iv)"),
+        (lambda: bitweave.encrypt("aes-128-cbc", K16, None, b""), "aes-128-cbc needs an IV (pass iv=)"),
         (lambda: bitweave.encrypt("aes-128-ctr", K16, IV16, b"", interleave=2),
          "interleaving applies to cbc, cfb and ofb only, not ctr"),
         (lambda: bitweave.encrypt("aes-128-cbc", K16, IV16, b"", interleave=0),
@@ -251,7 +252,7 @@ def test_keyed_cipher_errors_and_sharing():
         (lambda: bitweave.decrypt("aes-128-cbc", K16, IV16, bytes(16)),
          "bad decrypt: padding is invalid (wrong key or IV, or corrupted input)"),
         (lambda: bitweave.encrypt("aes-128-cbc", K16, IV16, b"", backend="nope"),
-         "unknown backend 'nope' (run `bitweave list` for the backends)"),
+         "unknown backend 'nope' (bitweave.backends() lists the backends)"),
         (lambda: bitweave.encrypt("des-cbc", K16[:8], IV16[:8], b"", backend="aesni"),
          "backend 'aesni' does not implement des"),
         (lambda: bitweave.aead_encrypt("pi32cipher128v2", K16, bytes(15), bytes(32), b""),

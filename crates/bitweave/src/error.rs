@@ -1,9 +1,11 @@
 //! The one error type of the library: each failure a user can cause has its own message.
+//! Messages name no front end's flags or commands: the CLI and the Python package add
+//! their own hints (where to list the names, which flag gives the IV).
 
 /// Everything that can go wrong when setting up or running a cipher.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum Error {
-    #[error("unknown cipher '{0}' (run `bitweave list` for the supported names)")]
+    #[error("unknown cipher '{0}'")]
     UnknownCipher(String),
     #[error("wrong key length for {cipher}: expected {expected} bytes, got {got}")]
     KeyLength {
@@ -17,7 +19,7 @@ pub enum Error {
         expected: usize,
         got: usize,
     },
-    #[error("{0} needs an IV (--iv)")]
+    #[error("{0} needs an IV")]
     MissingIv(String),
     #[error("interleave factor must be at least 1")]
     ZeroInterleave,
@@ -29,7 +31,7 @@ pub enum Error {
     NotWholeBlocks { len: u64, block: usize },
     #[error("bad decrypt: padding is invalid (wrong key or IV, or corrupted input)")]
     BadPadding,
-    #[error("unknown backend '{0}' (run `bitweave list` for the backends)")]
+    #[error("unknown backend '{0}'")]
     UnknownBackend(String),
     #[error("backend '{backend}' does not implement {cipher}")]
     BackendNotForCipher {

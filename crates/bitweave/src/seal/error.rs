@@ -20,7 +20,7 @@ pub enum SealError {
     TruncatedHeader,
     #[error("this file was sealed with a passphrase; give a passphrase, not a key file")]
     NeedPassphrase,
-    #[error("this file was sealed with a key file; give --key-file, not a passphrase")]
+    #[error("this file was sealed with a key file; give the key file, not a passphrase")]
     NeedKey,
     #[error("wrong passphrase or key, or the header was altered (header authentication failed)")]
     WrongKey,
