@@ -21,6 +21,11 @@ pub struct Cipher {
     kind: CipherKind,
     backend: Arc<dyn BlockCipher>,
     serial: Arc<dyn BlockCipher>,
+    /// The cipher's block size, and the largest call of independent blocks that goes to
+    /// the serial backend ([`serial_blocks`] blocks): kept here so a small call reaches
+    /// its backend with one indirect call, not three.
+    block_size: usize,
+    serial_bytes: usize,
 }
 
 /// DES-family calls of at most this many blocks go to the serial backend: bitsliced DES
@@ -70,6 +75,8 @@ impl Cipher {
             kind,
             backend: batch,
             serial,
+            block_size: kind.block_size(),
+            serial_bytes: serial_blocks(kind) * kind.block_size(),
         })
     }
 
@@ -91,8 +98,9 @@ impl Cipher {
     }
 
     /// The backend for a call on `bytes` bytes of independent blocks.
+    #[inline]
     fn for_blocks(&self, bytes: usize) -> &dyn BlockCipher {
-        if bytes <= serial_blocks(self.kind) * self.kind.block_size() {
+        if bytes <= self.serial_bytes {
             &*self.serial
         } else {
             &*self.backend
@@ -100,8 +108,9 @@ impl Cipher {
     }
 
     /// The backend for chains whose feedback blocks are `state`: one chain is serial.
+    #[inline]
     fn for_chains(&self, state: &[u8]) -> &dyn BlockCipher {
-        if state.len() <= self.kind.block_size() {
+        if state.len() <= self.block_size {
             &*self.serial
         } else {
             &*self.backend
@@ -119,43 +128,56 @@ impl fmt::Debug for Cipher {
 }
 
 impl BlockCipher for Cipher {
+    #[inline]
     fn block_size(&self) -> usize {
-        self.backend.block_size()
+        self.block_size
     }
+    #[inline]
     fn width(&self) -> usize {
         self.backend.width()
     }
+    #[inline]
     fn backend(&self) -> &'static str {
         self.backend.backend()
     }
+    #[inline]
     fn encrypt_blocks(&self, blocks: &mut [u8]) {
         self.for_blocks(blocks.len()).encrypt_blocks(blocks)
     }
+    #[inline]
     fn decrypt_blocks(&self, blocks: &mut [u8]) {
         self.for_blocks(blocks.len()).decrypt_blocks(blocks)
     }
+    #[inline]
     fn encrypt_chains(&self, feedback: Feedback, state: &mut [u8], data: &mut [u8]) {
         self.for_chains(state).encrypt_chains(feedback, state, data)
     }
+    #[inline]
     fn encrypt_chain_rows(&self, feedback: Feedback, state: &mut [u8], rows: &mut [&mut [u8]]) {
         self.for_chains(state)
             .encrypt_chain_rows(feedback, state, rows)
     }
+    #[inline]
     fn min_streamed_share(&self) -> usize {
         self.backend.min_streamed_share()
     }
+    #[inline]
     fn cfb8_encrypt(&self, reg: &mut [u8], data: &mut [u8]) {
         self.serial.cfb8_encrypt(reg, data)
     }
+    #[inline]
     fn cfb1_encrypt(&self, reg: &mut [u8], data: &mut [u8]) {
         self.serial.cfb1_encrypt(reg, data)
     }
+    #[inline]
     fn ctr_keystream_xor(&self, counter: &mut [u8], data: &mut [u8]) {
         self.for_blocks(data.len()).ctr_keystream_xor(counter, data)
     }
+    #[inline]
     fn cbc_decrypt_rows(&self, prev: &mut [u8], data: &mut [u8]) {
         self.for_blocks(data.len()).cbc_decrypt_rows(prev, data)
     }
+    #[inline]
     fn cfb_decrypt_rows(&self, prev: &mut [u8], data: &mut [u8]) {
         self.for_blocks(data.len()).cfb_decrypt_rows(prev, data)
     }

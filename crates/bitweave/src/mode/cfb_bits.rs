@@ -5,6 +5,7 @@
 //! (multi-stream); a single message is the case K = 1.
 
 use crate::cipher::{shift_left_one_bit, BlockCipher};
+use crate::engine::Cipher;
 
 /// The shift registers of K streams (K blocks, contiguous).
 pub(crate) struct ShiftRegisters {
@@ -31,7 +32,7 @@ impl ShiftRegisters {
     }
 
     /// One cipher call for the first `k` streams: returns their keystream blocks.
-    fn keystream(&mut self, c: &dyn BlockCipher, k: usize) -> &[u8] {
+    fn keystream(&mut self, c: &Cipher, k: usize) -> &[u8] {
         self.keystream.clear();
         self.keystream.extend_from_slice(&self.regs[..k * self.bs]);
         c.encrypt_blocks(&mut self.keystream);
@@ -40,7 +41,7 @@ impl ShiftRegisters {
 
     /// CFB8 step: `bytes[t]` is the next byte of stream t (t < bytes.len()), replaced in
     /// place; the register takes the ciphertext byte.
-    pub(crate) fn cfb8_step(&mut self, c: &dyn BlockCipher, bytes: &mut [u8], decrypt: bool) {
+    pub(crate) fn cfb8_step(&mut self, c: &Cipher, bytes: &mut [u8], decrypt: bool) {
         let bs = self.bs;
         let k = bytes.len();
         self.keystream(c, k);
@@ -55,13 +56,7 @@ impl ShiftRegisters {
     }
 
     /// CFB1 step on bit `bit` (7 = most significant, processed first) of `bytes[t]`.
-    pub(crate) fn cfb1_step(
-        &mut self,
-        c: &dyn BlockCipher,
-        bytes: &mut [u8],
-        bit: u32,
-        decrypt: bool,
-    ) {
+    pub(crate) fn cfb1_step(&mut self, c: &Cipher, bytes: &mut [u8], bit: u32, decrypt: bool) {
         let bs = self.bs;
         let k = bytes.len();
         self.keystream(c, k);
@@ -75,7 +70,7 @@ impl ShiftRegisters {
     }
 
     /// Runs CFB8 over one stream's bytes (K = 1).
-    pub(crate) fn cfb8(&mut self, c: &dyn BlockCipher, data: &mut [u8], decrypt: bool) {
+    pub(crate) fn cfb8(&mut self, c: &Cipher, data: &mut [u8], decrypt: bool) {
         if decrypt {
             self.decrypt_batched(c, data, 8);
         } else {
@@ -84,7 +79,7 @@ impl ShiftRegisters {
     }
 
     /// Runs CFB1 over one stream's bytes (K = 1), most significant bit first.
-    pub(crate) fn cfb1(&mut self, c: &dyn BlockCipher, data: &mut [u8], decrypt: bool) {
+    pub(crate) fn cfb1(&mut self, c: &Cipher, data: &mut [u8], decrypt: bool) {
         if decrypt {
             self.decrypt_batched(c, data, 1);
         } else {
@@ -99,7 +94,7 @@ impl ShiftRegisters {
     /// known, so a batch of segments needs one batch of independent cipher calls, like CBC
     /// decryption. The register for the segment starting at bit p of `window` = register ‖
     /// ciphertext is window bits p..p+8·bs.
-    fn decrypt_batched(&mut self, c: &dyn BlockCipher, data: &mut [u8], seg: usize) {
+    fn decrypt_batched(&mut self, c: &Cipher, data: &mut [u8], seg: usize) {
         let bs = self.bs;
         let per_byte = 8 / seg;
         let batch = (DECRYPT_BATCH_BLOCKS / per_byte).max(1);

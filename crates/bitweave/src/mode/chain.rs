@@ -14,6 +14,7 @@ use zeroize::Zeroize;
 
 use crate::cipher::{BlockCipher, Feedback, STREAMED_BYTES};
 use crate::engine::parallel;
+use crate::engine::Cipher;
 
 /// The N feedback blocks of N interleaved streams (the IVs at first).
 pub(crate) struct Chain {
@@ -44,27 +45,27 @@ impl Chain {
     }
 
     /// CBC encryption: C_i = E(P_i ⊕ C_{i-N}).
-    pub(crate) fn cbc_encrypt(&mut self, c: &dyn BlockCipher, data: &mut [u8], parts: usize) {
+    pub(crate) fn cbc_encrypt(&mut self, c: &Cipher, data: &mut [u8], parts: usize) {
         self.serial(c, Feedback::Cbc, data, parts);
     }
 
     /// CBC decryption: P_i = D(C_i) ⊕ C_{i-N}; every block is independent.
-    pub(crate) fn cbc_decrypt(&mut self, c: &dyn BlockCipher, data: &mut [u8], parts: usize) {
+    pub(crate) fn cbc_decrypt(&mut self, c: &Cipher, data: &mut [u8], parts: usize) {
         self.parallel_decrypt(c, data, parts, false);
     }
 
     /// Full-block CFB encryption: C_i = P_i ⊕ E(C_{i-N}).
-    pub(crate) fn cfb_encrypt(&mut self, c: &dyn BlockCipher, data: &mut [u8], parts: usize) {
+    pub(crate) fn cfb_encrypt(&mut self, c: &Cipher, data: &mut [u8], parts: usize) {
         self.serial(c, Feedback::Cfb, data, parts);
     }
 
     /// Full-block CFB decryption: P_i = C_i ⊕ E(C_{i-N}), parallel like CBC decryption.
-    pub(crate) fn cfb_decrypt(&mut self, c: &dyn BlockCipher, data: &mut [u8], parts: usize) {
+    pub(crate) fn cfb_decrypt(&mut self, c: &Cipher, data: &mut [u8], parts: usize) {
         self.parallel_decrypt(c, data, parts, true);
     }
 
     /// OFB (both directions): O_i = E(O_{i-N}), C_i = P_i ⊕ O_i.
-    pub(crate) fn ofb(&mut self, c: &dyn BlockCipher, data: &mut [u8], parts: usize) {
+    pub(crate) fn ofb(&mut self, c: &Cipher, data: &mut [u8], parts: usize) {
         self.serial(c, Feedback::Ofb, data, parts);
     }
 
@@ -74,7 +75,7 @@ impl Chain {
     /// With `parts` > 1 the streams are cut into that many contiguous groups of columns
     /// (whole batches of the backend; on large calls no narrower than the backend's
     /// `min_streamed_share`), each run down every row on its own thread.
-    fn serial(&mut self, c: &dyn BlockCipher, fb: Feedback, data: &mut [u8], parts: usize) {
+    fn serial(&mut self, c: &Cipher, fb: Feedback, data: &mut [u8], parts: usize) {
         let row_len = self.row.len();
         let bs = c.block_size();
         // (Integer division costs more than a one-block call's AES rounds on some CPUs:
@@ -116,13 +117,7 @@ impl Chain {
     /// Whole rows of `body`, the chains cut into groups of `group` bytes of each row: group
     /// g is columns g·group.. of every row, handed to the backend as row segments (no
     /// gathering: each thread reads and writes its own columns in place).
-    fn serial_groups(
-        c: &dyn BlockCipher,
-        fb: Feedback,
-        state: &mut [u8],
-        body: &mut [u8],
-        group: usize,
-    ) {
+    fn serial_groups(c: &Cipher, fb: Feedback, state: &mut [u8], body: &mut [u8], group: usize) {
         let row_len = state.len();
         let rows = body.len() / row_len;
         let mut work: Vec<(&mut [u8], Vec<&mut [u8]>)> = state
@@ -139,7 +134,7 @@ impl Chain {
 
     /// CBC or CFB decryption over `parts` threads: each chunk (whole rows) starts from the
     /// ciphertext row before it, copied before any chunk is overwritten.
-    fn parallel_decrypt(&mut self, c: &dyn BlockCipher, data: &mut [u8], parts: usize, cfb: bool) {
+    fn parallel_decrypt(&mut self, c: &Cipher, data: &mut [u8], parts: usize, cfb: bool) {
         let row_len = self.row.len();
         if parts <= 1 {
             self.decrypt_rows(c, data, cfb);
@@ -165,7 +160,7 @@ impl Chain {
     }
 
     /// CBC or CFB decryption on the calling thread, through the backend's primitive.
-    fn decrypt_rows(&mut self, c: &dyn BlockCipher, data: &mut [u8], cfb: bool) {
+    fn decrypt_rows(&mut self, c: &Cipher, data: &mut [u8], cfb: bool) {
         if cfb {
             c.cfb_decrypt_rows(&mut self.row, data);
         } else {

@@ -193,7 +193,7 @@ impl Crypter {
         if data.is_empty() {
             return;
         }
-        let c: &dyn BlockCipher = &self.cipher;
+        let c: &Cipher = &self.cipher;
         let bs = c.block_size();
         let dec = self.direction == Direction::Decrypt;
         let parts = parallel::chunks_for(data.len(), self.params.threads);

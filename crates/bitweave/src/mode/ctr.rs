@@ -5,6 +5,7 @@
 
 use crate::cipher::{add_be, BlockCipher};
 use crate::engine::parallel;
+use crate::engine::Cipher;
 
 /// The next counter block.
 pub(crate) struct Counter {
@@ -25,7 +26,7 @@ impl Counter {
 
     /// XORs the keystream into `data` on `parts` threads; a final partial block uses the
     /// leading bytes of its keystream block.
-    pub(crate) fn apply(&mut self, c: &dyn BlockCipher, data: &mut [u8], parts: usize) {
+    pub(crate) fn apply(&mut self, c: &Cipher, data: &mut [u8], parts: usize) {
         let bs = self.block.len();
         if parts <= 1 {
             c.ctr_keystream_xor(&mut self.block, data);

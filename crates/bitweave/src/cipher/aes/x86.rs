@@ -198,6 +198,15 @@ impl AesX86 {
 /// kernel on a VAES-512 backend (measured; see `AesX86::crypt`).
 const VAES512_MIN_BATCH: usize = 4096;
 
+/// CTR calls under this many bytes run VAES-256's kernel on a VAES-512 backend: below
+/// four groups the per-call set-up is not repaid (Zen 4: 512 B 0.24 c/B against 0.21 on
+/// VAES-256, 1 KiB 0.18 against 0.17; even at 2 KiB).
+const VAES512_MIN_CTR: usize = 2048;
+
+/// Single-stream CBC/CFB decryptions under one 512-byte group run VAES-256's kernel on a
+/// VAES-512 backend (it sizes its registers to them).
+const VAES512_MIN_STREAM: usize = 512;
+
 /// SubWord through `AESENCLAST` with a zero key: with the word in all four columns,
 /// ShiftRows moves nothing that matters and SubBytes is the S-box, in constant time.
 #[target_feature(enable = "aes,sse2")]
@@ -720,16 +729,12 @@ chains_fn!(
 /// masked blend and an XOR per register), so a carry out of the low 64 bits needs no
 /// branch: the counter starts from the IV, which the constant-time check treats as
 /// secret (this kernel used to branch to another path for a group whose low half
-/// carried). A message under four groups and the tail take [`ctr_vaes256`], which sizes
-/// its registers to the tail: here they went through the generic batch path, and
-/// 16-256 B messages ran 3-4× slower than on VAES-256 (Zen 4).
+/// carried). A message under four groups ([`VAES512_MIN_CTR`], sent there by the
+/// dispatch) and the tail take [`ctr_vaes256`], which sizes its registers to the tail:
+/// here they went through the generic batch path, and 16-256 B messages ran 3-4× slower
+/// than on VAES-256 (Zen 4).
 #[target_feature(enable = "aes,sse2,avx2,avx512f,avx512bw,vaes")]
 unsafe fn ctr_vaes512(aes: &AesX86, counter: &mut [u8], data: &mut [u8]) {
-    // Below four groups the per-call set-up is not repaid (Zen 4: 512 B 0.24 c/B here
-    // against 0.21 on VAES-256, 1 KiB 0.18 against 0.17; even at 2 KiB).
-    if data.len() < 2048 {
-        return ctr_vaes256(aes, counter, data);
-    }
     let (keys, rounds) = (&aes.enc, aes.rounds);
     let k: [__m512i; 15] = keys.v128().map(|x| _mm512_broadcast_i32x4(x));
     let mut ctr = u128::from_be_bytes(counter[..16].try_into().unwrap());
@@ -1127,14 +1132,12 @@ fn ctr_rounds_xor_aesni<const R: usize>(
 /// per group: CBC P_i = D(C_i) ⊕ C_{i-1}, CFB P_i = E(C_{i-1}) ⊕ C_i. Each register's
 /// previous-ciphertext blocks are the same ciphertext shifted by one lane (`valignq`
 /// across neighbouring registers), all loaded before the group is overwritten, and the
-/// XOR is folded into the last round key. A message under one group and the tail (with a
-/// final partial CFB block) take [`stream_decrypt_vaes256`], which sizes its registers to
-/// them (the generic path they took before ran 64-256 B 3-4× slower than VAES-256, Zen 4).
+/// XOR is folded into the last round key. A message under one group (sent there by the
+/// dispatch, [`VAES512_MIN_STREAM`]) and the tail (with a final partial CFB block) take
+/// [`stream_decrypt_vaes256`], which sizes its registers to them (the generic path they
+/// took before ran 64-256 B 3-4× slower than VAES-256, Zen 4).
 #[target_feature(enable = "aes,sse2,avx2,avx512f,avx512bw,vaes")]
 unsafe fn stream_decrypt_vaes512<const CFB: bool>(aes: &AesX86, prev: &mut [u8], data: &mut [u8]) {
-    if data.len() < 512 {
-        return stream_decrypt_vaes256::<CFB>(aes, prev, data);
-    }
     let rounds = aes.rounds;
     let keys = if CFB { &aes.enc } else { &aes.dec };
     let k: [__m512i; 15] = keys.v128().map(|x| _mm512_broadcast_i32x4(x));
@@ -1475,6 +1478,13 @@ impl BlockCipher for AesX86 {
     fn cbc_decrypt_rows(&self, prev: &mut [u8], data: &mut [u8]) {
         match self.level {
             // SAFETY: an AesX86 at Vaes512 exists only where its features were detected.
+            // The size hand-offs are made here, not inside the kernels, so a small call
+            // reaches its kernel in one call.
+            // SAFETY: as above (VAES-512 implies VAES-256's features).
+            Level::Vaes512 if prev.len() == 16 && data.len() < VAES512_MIN_STREAM => unsafe {
+                stream_decrypt_vaes256::<false>(self, prev, data)
+            },
+            // SAFETY: as above.
             Level::Vaes512 if prev.len() == 16 => unsafe {
                 stream_decrypt_vaes512::<false>(self, prev, data)
             },
@@ -1497,6 +1507,13 @@ impl BlockCipher for AesX86 {
     fn cfb_decrypt_rows(&self, prev: &mut [u8], data: &mut [u8]) {
         match self.level {
             // SAFETY: an AesX86 at Vaes512 exists only where its features were detected.
+            // The size hand-offs are made here, not inside the kernels, so a small call
+            // reaches its kernel in one call.
+            // SAFETY: as above (VAES-512 implies VAES-256's features).
+            Level::Vaes512 if prev.len() == 16 && data.len() < VAES512_MIN_STREAM => unsafe {
+                stream_decrypt_vaes256::<true>(self, prev, data)
+            },
+            // SAFETY: as above.
             Level::Vaes512 if prev.len() == 16 => unsafe {
                 stream_decrypt_vaes512::<true>(self, prev, data)
             },
@@ -1519,9 +1536,11 @@ impl BlockCipher for AesX86 {
     fn ctr_keystream_xor(&self, counter: &mut [u8], data: &mut [u8]) {
         match self.level {
             // SAFETY: an AesX86 at Vaes512 exists only where its features were detected.
-            Level::Vaes512 => unsafe { ctr_vaes512(self, counter, data) },
-            // SAFETY: as above, at Vaes256.
-            Level::Vaes256 => unsafe { ctr_vaes256(self, counter, data) },
+            Level::Vaes512 if data.len() >= VAES512_MIN_CTR => unsafe {
+                ctr_vaes512(self, counter, data)
+            },
+            // SAFETY: as above, at Vaes256 (VAES-512 implies its features).
+            Level::Vaes512 | Level::Vaes256 => unsafe { ctr_vaes256(self, counter, data) },
             // SAFETY: as above, at AesNi.
             Level::AesNi => unsafe { ctr_aesni(self, counter, data) },
         }
