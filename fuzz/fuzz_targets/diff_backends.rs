@@ -12,7 +12,7 @@
 
 use bitweave::cipher::Feedback;
 use bitweave::mode::multi;
-use bitweave::{BlockCipher, Cipher, Direction, Mode, ModeParams};
+use bitweave::{BlockCipher, Cipher, Direction, Mode, ModeKernels, ModeParams};
 use bitweave_fuzz::{cipher_kind, fast_backends, mode, Reader};
 use libfuzzer_sys::fuzz_target;
 

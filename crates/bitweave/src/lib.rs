@@ -2,7 +2,10 @@
 //!
 //! Data flows one way: bytes → [`mode`] (which blocks are independent) → batches of
 //! independent blocks → a [`BlockCipher`] backend that encrypts many blocks at once → bytes.
-//! A backend never knows about modes; a mode never knows which backend runs.
+//! The block contract knows nothing of modes; a backend that fuses mode work into its
+//! kernels (CTR counters, chains, CBC/CFB decryption) does it through the separate
+//! [`ModeKernels`] trait, whose defaults are the portable loops. A mode never knows which
+//! backend runs: it talks to the [`Cipher`] front type.
 //!
 //! ```
 //! use bitweave::{Cipher, Suite, Direction};
@@ -30,7 +33,7 @@ pub mod seal;
 pub mod slice;
 pub mod suite;
 
-pub use cipher::{BlockCipher, CipherKind};
+pub use cipher::{BlockCipher, CipherKind, ModeKernels};
 pub use engine::Cipher;
 pub use error::{Error, Result};
 pub use mode::{Crypter, Direction, Mode, ModeParams};

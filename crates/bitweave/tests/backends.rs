@@ -4,6 +4,7 @@
 //! Backends this CPU cannot run are reported as skipped.
 
 use bitweave::engine::registry;
+use bitweave::ModeKernels;
 use bitweave::{BlockCipher, Cipher, CipherKind, Direction, Mode, Suite};
 use rand::{Rng, RngCore, SeedableRng};
 

@@ -9,6 +9,7 @@ use bitweave::engine::registry;
 use bitweave::slice::{
     blocks16_from_planes, blocks8_from_planes, planes_from_blocks16, planes_from_blocks8, synth,
 };
+use bitweave::ModeKernels;
 use bitweave::{BlockCipher, Cipher, CipherKind, Mode, Suite};
 use rand::{Rng, RngCore, SeedableRng};
 

@@ -71,7 +71,17 @@ pub trait BlockCipher: Send + Sync {
     fn encrypt_blocks(&self, blocks: &mut [u8]);
     /// Decrypts every block of `blocks` in place.
     fn decrypt_blocks(&self, blocks: &mut [u8]);
+}
 
+/// Mode work a backend may fuse into its kernels, as BoringSSL's `ctr128_f`/`cbc128_f`
+/// do: serial chains kept in registers, CTR counters built in registers, the XOR of CBC
+/// and CFB decryption folded into the last round, CFB8/CFB1 with the shift register in a
+/// register. Separate from [`BlockCipher`], whose contract knows nothing of modes: every
+/// method here has a portable default built on [`BlockCipher`]'s batches (the functions
+/// below the trait), so a backend with no fused kernel writes an empty `impl` and a fast
+/// one overrides what it can do better. The result must equal the default's, byte for
+/// byte (the backends test checks every backend against `soft` through these methods).
+pub trait ModeKernels: BlockCipher {
     /// Runs N independent serial chains (N = `state.len() / block_size`, the chains'
     /// feedback blocks side by side) over `data`, which is whole rows of N blocks laid
     /// out block-interleaved (stream k owns blocks k, k+N, ...). Each chain is
@@ -290,7 +300,7 @@ pub(crate) fn shift_left_one_bit(reg: &mut [u8], bit: u8) {
 
 /// `encrypt_chains` for a backend whose chain work lives in `encrypt_chain_rows`: `data`
 /// cut into its rows.
-pub fn chains_as_rows<C: BlockCipher + ?Sized>(
+pub fn chains_as_rows<C: ModeKernels + ?Sized>(
     c: &C,
     feedback: Feedback,
     state: &mut [u8],

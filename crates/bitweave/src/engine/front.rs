@@ -6,7 +6,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use super::registry::{self, Shape};
-use crate::cipher::{BlockCipher, CipherKind, Feedback};
+use crate::cipher::{BlockCipher, CipherKind, Feedback, ModeKernels};
 use crate::error::Result;
 
 /// A keyed cipher on chosen backends: the front type users hold.
@@ -19,8 +19,8 @@ use crate::error::Result;
 #[derive(Clone)]
 pub struct Cipher {
     kind: CipherKind,
-    backend: Arc<dyn BlockCipher>,
-    serial: Arc<dyn BlockCipher>,
+    backend: Arc<dyn ModeKernels>,
+    serial: Arc<dyn ModeKernels>,
     /// The cipher's block size, and the largest call of independent blocks that goes to
     /// the serial backend ([`serial_blocks`] blocks): kept here so a small call reaches
     /// its backend with one indirect call, not three.
@@ -64,7 +64,7 @@ impl Cipher {
     pub fn with_backend(kind: CipherKind, key: &[u8], backend: Option<&str>) -> Result<Self> {
         kind.check_key(key)?;
         let info = registry::select_for(kind, backend, Shape::Batch)?;
-        let batch: Arc<dyn BlockCipher> = Arc::from(info.build(key));
+        let batch: Arc<dyn ModeKernels> = Arc::from(info.build(key));
         let serial_info = registry::select_for(kind, backend, Shape::Serial)?;
         let serial = if serial_info.name == info.name {
             batch.clone()
@@ -99,7 +99,7 @@ impl Cipher {
 
     /// The backend for a call on `bytes` bytes of independent blocks.
     #[inline]
-    fn for_blocks(&self, bytes: usize) -> &dyn BlockCipher {
+    fn for_blocks(&self, bytes: usize) -> &dyn ModeKernels {
         if bytes <= self.serial_bytes {
             &*self.serial
         } else {
@@ -109,7 +109,7 @@ impl Cipher {
 
     /// The backend for chains whose feedback blocks are `state`: one chain is serial.
     #[inline]
-    fn for_chains(&self, state: &[u8]) -> &dyn BlockCipher {
+    fn for_chains(&self, state: &[u8]) -> &dyn ModeKernels {
         if state.len() <= self.block_size {
             &*self.serial
         } else {
@@ -148,6 +148,9 @@ impl BlockCipher for Cipher {
     fn decrypt_blocks(&self, blocks: &mut [u8]) {
         self.for_blocks(blocks.len()).decrypt_blocks(blocks)
     }
+}
+
+impl ModeKernels for Cipher {
     #[inline]
     fn encrypt_chains(&self, feedback: Feedback, state: &mut [u8], data: &mut [u8]) {
         self.for_chains(state).encrypt_chains(feedback, state, data)

@@ -11,7 +11,7 @@
 
 use std::sync::OnceLock;
 
-use crate::cipher::{aes, des, seed, BlockCipher, CipherKind};
+use crate::cipher::{aes, des, seed, CipherKind, ModeKernels};
 use crate::cpu::{self, Feature};
 use crate::error::{Error, Result};
 
@@ -19,7 +19,7 @@ use crate::error::{Error, Result};
 pub const BACKEND_ENV: &str = "BITWEAVE_BACKEND";
 
 /// Keys a backend.
-type Build = fn(&[u8]) -> Box<dyn BlockCipher>;
+type Build = fn(&[u8]) -> Box<dyn ModeKernels>;
 /// One registered backend of one cipher.
 #[derive(Clone, Copy)]
 pub struct BackendInfo {
@@ -52,7 +52,7 @@ impl BackendInfo {
     }
 
     /// Keys the backend; `key` has the cipher's length (checked by the caller).
-    pub fn build(&self, key: &[u8]) -> Box<dyn BlockCipher> {
+    pub fn build(&self, key: &[u8]) -> Box<dyn ModeKernels> {
         (self.build)(key)
     }
 }
@@ -113,7 +113,7 @@ pub enum Shape {
 /// serial work, never for batches, where the bitsliced backends are 10-50x faster.
 fn des_serial(v: &mut Vec<BackendInfo>) {
     use des::shift::{DesShift, Level};
-    fn build<const L: u8>(key: &[u8]) -> Box<dyn BlockCipher> {
+    fn build<const L: u8>(key: &[u8]) -> Box<dyn ModeKernels> {
         #[cfg(target_arch = "x86_64")]
         let level = [Level::Portable, Level::Avx2][L as usize];
         #[cfg(not(target_arch = "x86_64"))]
@@ -145,7 +145,7 @@ fn des_serial(v: &mut Vec<BackendInfo>) {
 /// the constant-time default where the AES instructions are missing.
 fn sliced(v: &mut Vec<BackendInfo>) {
     use crate::slice::Width;
-    fn des_build<const W: u8>(key: &[u8]) -> Box<dyn BlockCipher> {
+    fn des_build<const W: u8>(key: &[u8]) -> Box<dyn ModeKernels> {
         let w = [Width::W64, Width::W256, Width::W512][W as usize];
         Box::new(des::sliced::DesSliced::new(key, w).expect("registry checked availability"))
     }
@@ -154,7 +154,7 @@ fn sliced(v: &mut Vec<BackendInfo>) {
         (Width::W256, 35, des_build::<1>),
         (Width::W512, 40, des_build::<2>),
     ];
-    fn aes_build<const W: u8>(key: &[u8]) -> Box<dyn BlockCipher> {
+    fn aes_build<const W: u8>(key: &[u8]) -> Box<dyn ModeKernels> {
         let w = [Width::W64, Width::W256, Width::W512][W as usize];
         Box::new(aes::sliced::AesSliced::new(key, w).expect("registry checked availability"))
     }
@@ -197,7 +197,7 @@ fn sliced(v: &mut Vec<BackendInfo>) {
 #[cfg(target_arch = "x86_64")]
 fn x86_aes(v: &mut Vec<BackendInfo>) {
     use aes::x86::{AesX86, Level};
-    fn build<const L: u8>(key: &[u8]) -> Box<dyn BlockCipher> {
+    fn build<const L: u8>(key: &[u8]) -> Box<dyn ModeKernels> {
         let level = [Level::AesNi, Level::Vaes256, Level::Vaes512][L as usize];
         Box::new(AesX86::new(key, level).expect("registry checked availability"))
     }
@@ -278,7 +278,7 @@ fn seed_simd(v: &mut Vec<BackendInfo>) {
     #[cfg(target_arch = "x86_64")]
     {
         use seed::x86::{Level, SeedX86};
-        fn build<const L: u8>(key: &[u8]) -> Box<dyn BlockCipher> {
+        fn build<const L: u8>(key: &[u8]) -> Box<dyn ModeKernels> {
             let level = [Level::Gfni256, Level::Gfni512, Level::Vaes256][L as usize];
             Box::new(SeedX86::new(key, level).expect("registry checked availability"))
         }

@@ -4,7 +4,7 @@
 //! The registers of K streams sit side by side, so one backend call advances K streams
 //! (multi-stream); a single message is the case K = 1.
 
-use crate::cipher::{shift_left_one_bit, BlockCipher};
+use crate::cipher::{shift_left_one_bit, BlockCipher, ModeKernels};
 use crate::engine::Cipher;
 
 /// The shift registers of K streams (K blocks, contiguous).

@@ -12,7 +12,7 @@
 
 use zeroize::Zeroize;
 
-use crate::cipher::{BlockCipher, Feedback, STREAMED_BYTES};
+use crate::cipher::{BlockCipher, Feedback, ModeKernels, STREAMED_BYTES};
 use crate::engine::parallel;
 use crate::engine::Cipher;
 

@@ -3,7 +3,7 @@
 //! primitive encrypts them in batches, and large inputs split across threads with each
 //! chunk's counter advanced by the blocks before it.
 
-use crate::cipher::{add_be, BlockCipher};
+use crate::cipher::{add_be, ModeKernels};
 use crate::engine::parallel;
 use crate::engine::Cipher;
 

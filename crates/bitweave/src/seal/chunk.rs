@@ -9,7 +9,7 @@ use super::error::SealError;
 use super::header::SealSuite;
 use super::keys::FileKeys;
 use crate::aead::{tags_equal, Ciphertext, Message, PiCipher, PiVariant};
-use crate::cipher::{BlockCipher, CipherKind};
+use crate::cipher::{CipherKind, ModeKernels};
 use crate::engine::Cipher;
 
 /// A suite keyed for one file.

@@ -21,7 +21,7 @@ use core::arch::aarch64::*;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use super::KeySchedule;
-use crate::cipher::{cbc_decrypt_by_slabs, BlockCipher, Feedback};
+use crate::cipher::{cbc_decrypt_by_slabs, BlockCipher, Feedback, ModeKernels};
 use crate::cpu::Feature;
 
 /// The CPU features the backend needs.
@@ -402,6 +402,9 @@ impl BlockCipher for AesArm {
         // SAFETY: as in `encrypt_blocks`.
         unsafe { per_rounds!(self.rounds, crypt::<true, NR>(&self.dec, blocks)) }
     }
+}
+
+impl ModeKernels for AesArm {
     fn encrypt_chains(&self, feedback: Feedback, state: &mut [u8], data: &mut [u8]) {
         if state.len() == 16 {
             // SAFETY: as in `encrypt_blocks`.

@@ -25,7 +25,7 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 use super::circuit::{inv_mix_column, inv_sbox_linear_part, mix_column, sbox, sbox_linear_part};
 use super::KeySchedule;
 use crate::cipher::planes::{self, PlaneCipher};
-use crate::cipher::{chains_as_rows, BlockCipher, Feedback};
+use crate::cipher::{chains_as_rows, BlockCipher, Feedback, ModeKernels};
 use crate::slice::{
     blocks16_from_planes, blocks16_from_planes_xor, for_each_batch, planes_from_blocks16,
     planes_from_blocks16_xor, Lanes, Logic, Width,
@@ -266,6 +266,9 @@ impl BlockCipher for AesSliced {
     fn decrypt_blocks(&self, blocks: &mut [u8]) {
         self.crypt(blocks, true)
     }
+}
+
+impl ModeKernels for AesSliced {
     fn encrypt_chains(&self, feedback: Feedback, state: &mut [u8], data: &mut [u8]) {
         chains_as_rows(self, feedback, state, data)
     }

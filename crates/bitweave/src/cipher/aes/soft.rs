@@ -12,7 +12,7 @@
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use super::{gf_mul, KeySchedule, INV_SBOX, MAX_RK_WORDS, SBOX};
-use crate::cipher::BlockCipher;
+use crate::cipher::{BlockCipher, ModeKernels};
 
 /// Builds T0 for encryption: column (2s, s, s, 3s) for s = S(x).
 const fn build_te0() -> [u32; 256] {
@@ -209,3 +209,5 @@ impl BlockCipher for AesSoft {
             .for_each(|b| self.decrypt_block(b));
     }
 }
+
+impl ModeKernels for AesSoft {}

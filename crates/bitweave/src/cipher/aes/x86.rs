@@ -20,7 +20,9 @@ use core::arch::x86_64::*;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use super::KeySchedule;
-use crate::cipher::{prefetch_ahead, BlockCipher, Feedback, STREAMED_BYTES, STREAM_PREFETCH_BYTES};
+use crate::cipher::{
+    prefetch_ahead, BlockCipher, Feedback, ModeKernels, STREAMED_BYTES, STREAM_PREFETCH_BYTES,
+};
 use crate::cpu::Feature;
 
 /// Which instruction set a keyed [`AesX86`] runs on.
@@ -1475,6 +1477,9 @@ impl BlockCipher for AesX86 {
     fn decrypt_blocks(&self, blocks: &mut [u8]) {
         self.crypt(blocks, true)
     }
+}
+
+impl ModeKernels for AesX86 {
     fn cbc_decrypt_rows(&self, prev: &mut [u8], data: &mut [u8]) {
         match self.level {
             // SAFETY: an AesX86 at Vaes512 exists only where its features were detected.

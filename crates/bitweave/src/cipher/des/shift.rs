@@ -30,7 +30,7 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use super::shift_layout::{fp, ip, KEY_ORDER, PLACE, TRUTH, WINDOW};
 use super::TdesKeys;
-use crate::cipher::{shift_left_one_bit, BlockCipher, Feedback};
+use crate::cipher::{shift_left_one_bit, BlockCipher, Feedback, ModeKernels};
 
 // ---- Round keys ----------------------------------------------------------------------
 
@@ -265,6 +265,9 @@ impl BlockCipher for DesShift {
     fn decrypt_blocks(&self, blocks: &mut [u8]) {
         self.crypt(blocks, &self.dec)
     }
+}
+
+impl ModeKernels for DesShift {
     /// One chain runs in the IP domain with its feedback in registers; several chains
     /// run one after another (each is serial anyway).
     fn encrypt_chains(&self, feedback: Feedback, state: &mut [u8], data: &mut [u8]) {

@@ -32,7 +32,7 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 use super::circuit::{s1, s2, s3, s4, s5, s6, s7, s8};
 use super::{TdesKeys, E, FP, IP, P, SBOXES};
 use crate::cipher::planes::{self, PlaneCipher};
-use crate::cipher::{chains_as_rows, BlockCipher, Feedback};
+use crate::cipher::{chains_as_rows, BlockCipher, Feedback, ModeKernels};
 use crate::slice::trace::{Circuit, Trace};
 use crate::slice::{
     blocks8_from_planes, blocks8_from_planes_xor, for_each_batch, planes_from_blocks8,
@@ -277,6 +277,9 @@ impl BlockCipher for DesSliced {
     fn decrypt_blocks(&self, blocks: &mut [u8]) {
         self.crypt(blocks, &self.dec)
     }
+}
+
+impl ModeKernels for DesSliced {
     fn encrypt_chains(&self, feedback: Feedback, state: &mut [u8], data: &mut [u8]) {
         chains_as_rows(self, feedback, state, data)
     }

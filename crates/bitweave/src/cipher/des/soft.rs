@@ -9,7 +9,7 @@
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use super::{permute, TdesKeys, FP, IP, P, SBOXES};
-use crate::cipher::BlockCipher;
+use crate::cipher::{BlockCipher, ModeKernels};
 
 /// SP[i][x]: S-box i+1 applied to the 6-bit chunk x, placed in its nibble and sent
 /// through P, so a round's f-function is eight lookups XORed together.
@@ -117,3 +117,5 @@ impl BlockCipher for DesSoft {
             .for_each(|b| self.crypt_block(b, true));
     }
 }
+
+impl ModeKernels for DesSoft {}

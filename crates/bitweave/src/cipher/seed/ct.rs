@@ -20,7 +20,7 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use super::field::{compose, frobenius_cols, B1, B2, MIX};
 use super::{SeedKeySchedule, A1_COLS, A2_COLS};
-use crate::cipher::BlockCipher;
+use crate::cipher::{BlockCipher, ModeKernels};
 
 /// Blocks per internal step.
 pub const WIDTH: usize = 8;
@@ -226,6 +226,8 @@ impl BlockCipher for SeedCt64 {
         self.crypt(blocks, true)
     }
 }
+
+impl ModeKernels for SeedCt64 {}
 
 #[cfg(test)]
 mod tests {

@@ -17,7 +17,7 @@
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use super::SeedKeySchedule;
-use crate::cipher::{shift_left_one_bit, BlockCipher, Feedback};
+use crate::cipher::{shift_left_one_bit, BlockCipher, Feedback, ModeKernels};
 use crate::cpu::Feature;
 
 /// A word broadcast to the four 32-bit lanes of a 128-bit register, and the lane
@@ -173,6 +173,9 @@ impl BlockCipher for SeedOneBlock {
         // SAFETY: as above.
         unsafe { (self.kernel.crypt_blocks)(blocks, &self.dec) }
     }
+}
+
+impl ModeKernels for SeedOneBlock {
     /// One chain keeps its feedback block in registers; several chains run one after
     /// another (each is serial anyway).
     fn encrypt_chains(&self, feedback: Feedback, state: &mut [u8], data: &mut [u8]) {

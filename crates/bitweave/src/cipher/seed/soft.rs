@@ -8,7 +8,7 @@
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use super::{SeedKeySchedule, M, S1, S2};
-use crate::cipher::BlockCipher;
+use crate::cipher::{BlockCipher, ModeKernels};
 
 /// SS_j[x]: S-box output of byte j masked into the four bytes of G's result
 /// (SEED-on-Cell paper §2.2: SS0 = S1(X0)&m3 ‖ S1(X0)&m2 ‖ S1(X0)&m1 ‖ S1(X0)&m0, ...).
@@ -98,3 +98,5 @@ impl BlockCipher for SeedSoft {
             .for_each(|b| self.crypt_block(b, true));
     }
 }
+
+impl ModeKernels for SeedSoft {}

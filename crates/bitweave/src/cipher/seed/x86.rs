@@ -29,7 +29,7 @@ use super::field::{
     MIX, ROTL16, ROTL24, ROTL8,
 };
 use super::SeedKeySchedule;
-use crate::cipher::BlockCipher;
+use crate::cipher::{BlockCipher, ModeKernels};
 use crate::cpu::Feature;
 
 /// Register groups (of 16 blocks) in flight on AVX-512 (at most 8).
@@ -173,6 +173,8 @@ impl BlockCipher for SeedX86 {
         self.crypt(blocks, true)
     }
 }
+
+impl ModeKernels for SeedX86 {}
 
 /// Reverses the bytes of every 32-bit word (big-endian block words ↔ native integers).
 static BSWAP32: [u8; 16] = word_shuffle([3, 2, 1, 0]);
