@@ -83,8 +83,7 @@ fuzz_target!(|data: &[u8]| {
     let params = suite
         .params()
         .padding(suite.mode.whole_blocks() && nopad.trim() != "1")
-        .interleave(n)
-        .threads(1);
+        .interleave(n);
     if let Err(e) = params.validate() {
         let _ = e.to_string();
         assert!(n == 0 || (n > 1 && !suite.mode.interleavable()));
@@ -94,7 +93,7 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let cipher = match Cipher::with_backend(suite.cipher, &key, backend) {
-        Ok(c) => c,
+        Ok(c) => c.with_threads(1),
         Err(e) => {
             let _ = e.to_string();
             let bad_backend =

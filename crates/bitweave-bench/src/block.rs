@@ -127,7 +127,7 @@ pub fn measure(case: &Case, setup: &Setup) -> Result<Row> {
     let key: Vec<u8> = (0..kind.key_len())
         .map(|i| (i as u8).wrapping_mul(37) ^ 0x5a)
         .collect();
-    let params = suite.params().padding(false).interleave(n).threads(threads);
+    let params = suite.params().padding(false).interleave(n);
     let iv: Vec<u8> = (0..params.iv_len(bs)).map(|i| i as u8).collect();
     let input: Vec<u8> = (0..size).map(|i| (i as u8).wrapping_mul(13)).collect();
 
@@ -137,7 +137,8 @@ pub fn measure(case: &Case, setup: &Setup) -> Result<Row> {
         Cipher::with_backend(kind, &key, Some(info.name))?
     } else {
         Cipher::new(kind, &key)?
-    };
+    }
+    .with_threads(threads);
     // The backend that runs the row: interleaved chains go to the batch backend, other
     // independent blocks by the call's size (a few blocks run on the serial one).
     let chains = n > 1 && (dir == Direction::Encrypt || suite.mode == Mode::Ofb);

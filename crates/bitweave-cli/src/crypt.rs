@@ -113,8 +113,7 @@ pub fn run(args: CryptArgs, direction: Direction, quiet: bool) -> Result<()> {
     let params = suite
         .params()
         .padding(suite.mode.whole_blocks() && !args.nopad)
-        .interleave(args.interleave)
-        .threads(args.threads);
+        .interleave(args.interleave);
     params.validate()?;
     let explicit_iv = match &args.iv {
         Some(s) if !suite.mode.takes_iv() => {
@@ -161,7 +160,8 @@ pub fn run(args: CryptArgs, direction: Direction, quiet: bool) -> Result<()> {
             return Ok(());
         }
     }
-    let cipher = Cipher::with_backend(suite.cipher, &key, args.backend.as_deref())?;
+    let cipher = Cipher::with_backend(suite.cipher, &key, args.backend.as_deref())?
+        .with_threads(args.threads);
     let crypter = params.crypter(&cipher, direction, &iv)?;
 
     let mut out = Output::open(args.output.as_deref())?;

@@ -155,7 +155,9 @@ const BLOCKS: usize = 3;
 fn run_block(kind: CipherKind, backend: &str, rng: &mut StdRng) -> Result<(), String> {
     let key = secret(rng, kind.key_len())?;
     // Key setup runs under the secret key.
-    let cipher = Cipher::with_backend(kind, &key, Some(backend)).map_err(lib)?;
+    let cipher = Cipher::with_backend(kind, &key, Some(backend))
+        .map_err(lib)?
+        .with_threads(1);
     if cipher.backend() != backend {
         return Err(format!(
             "asked for backend {backend}, running {}",
@@ -190,10 +192,7 @@ fn run_block(kind: CipherKind, backend: &str, rng: &mut StdRng) -> Result<(), St
         (Mode::Cfb1, 1, 2),
     ];
     for (mode, n, len) in cases {
-        let params = ModeParams::new(mode)
-            .interleave(n)
-            .padding(false)
-            .threads(1);
+        let params = ModeParams::new(mode).interleave(n).padding(false);
         let iv = secret(rng, params.iv_len(bs))?;
         let pt = secret(rng, len)?;
         let ct = params.encrypt_all(&cipher, &iv, &pt).map_err(lib)?;
@@ -204,7 +203,7 @@ fn run_block(kind: CipherKind, backend: &str, rng: &mut StdRng) -> Result<(), St
 
     // CBC with PKCS#7: encryption pads; decryption is the library's unpadded CBC
     // decryption followed by its padding check, whose verdict and length are public.
-    let params = ModeParams::new(Mode::Cbc).threads(1);
+    let params = ModeParams::new(Mode::Cbc);
     let iv = secret(rng, bs)?;
     let pt = secret(rng, 2 * bs + 3)?;
     let ct = params.encrypt_all(&cipher, &iv, &pt).map_err(lib)?;

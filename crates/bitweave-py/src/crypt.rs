@@ -46,10 +46,11 @@ impl Keyed {
         let params = suite
             .params()
             .padding(suite.mode.whole_blocks() && padding)
-            .interleave(interleave)
-            .threads(threads);
+            .interleave(interleave);
         params.validate().map_err(to_py)?;
-        let cipher = Cipher::with_backend(suite.cipher, key, backend).map_err(to_py)?;
+        let cipher = Cipher::with_backend(suite.cipher, key, backend)
+            .map_err(to_py)?
+            .with_threads(threads);
         Ok(Keyed {
             suite,
             params,
@@ -126,7 +127,7 @@ impl Keyed {
             len
         };
         let cap = header.len() + body;
-        let threads = self.params.threads;
+        let threads = self.cipher.threads();
         let fill = move |dst: Dst| {
             dst.write(0, header);
             let rest = dst.after(header.len());
@@ -317,7 +318,7 @@ impl Stream {
             backend: keyed.cipher.backend(),
             taken: 0,
             given: 0,
-            scratch: Scratch::new(keyed.params.threads),
+            scratch: Scratch::new(keyed.cipher.threads()),
         })
     }
 

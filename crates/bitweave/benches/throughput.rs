@@ -31,11 +31,10 @@ fn block_modes(c: &mut Criterion) {
     let mut group = c.benchmark_group("block");
     group.throughput(Throughput::Bytes(SIZE as u64));
     for &(kind, mode, n, dir) in CASES {
-        let cipher = Cipher::new(kind, &vec![0x2b; kind.key_len()]).unwrap();
-        let params = ModeParams::new(mode)
-            .padding(false)
-            .interleave(n)
-            .threads(1);
+        let cipher = Cipher::new(kind, &vec![0x2b; kind.key_len()])
+            .unwrap()
+            .with_threads(1);
+        let params = ModeParams::new(mode).padding(false).interleave(n);
         let iv = vec![0x17; params.iv_len(kind.block_size())];
         let d = match dir {
             Direction::Encrypt => "enc",

@@ -54,7 +54,9 @@ fn every_backend_matches_soft() {
             for _ in 0..20 {
                 let mut key = vec![0u8; kind.key_len()];
                 rng.fill_bytes(&mut key);
-                let fast = Cipher::with_backend(kind, &key, Some(info.name)).unwrap();
+                let fast = Cipher::with_backend(kind, &key, Some(info.name))
+                    .unwrap()
+                    .with_threads(1);
                 let soft = Cipher::with_backend(kind, &key, Some("soft")).unwrap();
                 // Raw batches: 0 ..= 3 widths + 1 blocks.
                 let blocks = rng.gen_range(0..=3 * info.width + 1);
@@ -106,11 +108,12 @@ fn ctr_carries_match_soft_on_every_backend() {
         cipher: CipherKind::Aes128,
         mode: Mode::Ctr,
     }
-    .params()
-    .threads(1);
+    .params();
     let data: Vec<u8> = (0..5000u32).map(|i| (i * 7) as u8).collect();
     for info in registry::usable(CipherKind::Aes128) {
-        let fast = Cipher::with_backend(CipherKind::Aes128, &key, Some(info.name)).unwrap();
+        let fast = Cipher::with_backend(CipherKind::Aes128, &key, Some(info.name))
+            .unwrap()
+            .with_threads(1);
         // Every phase of a 32-block group (the VAES-512 kernel's counters depend on it).
         for back in (0u64..=40).chain([100, 200, 1000, 70_000]) {
             for high in [0u64, u64::MAX] {
@@ -142,11 +145,12 @@ fn ctr_matches_soft_for_every_length_and_counter_phase() {
         cipher: CipherKind::Aes256,
         mode: Mode::Ctr,
     }
-    .params()
-    .threads(1);
+    .params();
     let data: Vec<u8> = (0..16 * 40 + 1).map(|i| (i * 13 + 1) as u8).collect();
     for info in registry::usable(CipherKind::Aes256) {
-        let fast = Cipher::with_backend(CipherKind::Aes256, &key, Some(info.name)).unwrap();
+        let fast = Cipher::with_backend(CipherKind::Aes256, &key, Some(info.name))
+            .unwrap()
+            .with_threads(1);
         for back in 0..20u64 {
             let mut iv = [0x5au8; 16];
             iv[8..].copy_from_slice(&(u64::MAX - back).to_be_bytes());
@@ -184,13 +188,12 @@ fn cbc_and_cfb_decryption_match_soft_for_every_length() {
         let key: Vec<u8> = (0..kind.key_len() as u8).collect();
         let soft = Cipher::with_backend(kind, &key, Some("soft")).unwrap();
         for mode in [Mode::Cbc, Mode::Cfb] {
-            let params = Suite { cipher: kind, mode }
-                .params()
-                .padding(false)
-                .threads(1);
+            let params = Suite { cipher: kind, mode }.params().padding(false);
             let iv = [3u8; 16];
             for info in registry::usable(kind) {
-                let fast = Cipher::with_backend(kind, &key, Some(info.name)).unwrap();
+                let fast = Cipher::with_backend(kind, &key, Some(info.name))
+                    .unwrap()
+                    .with_threads(1);
                 for blocks in (0..=100).chain([1000]) {
                     // CFB also ends in a partial block.
                     let extra = if mode == Mode::Cfb { blocks % 16 } else { 0 };
@@ -240,8 +243,7 @@ fn every_interleave_factor_from_1_to_600_matches_soft() {
                     let params = Suite { cipher: kind, mode }
                         .params()
                         .interleave(n)
-                        .padding(false)
-                        .threads(1);
+                        .padding(false);
                     let mut len = rng.gen_range(n * bs..=2 * n * bs);
                     if mode == Mode::Cbc {
                         len -= len % bs;

@@ -86,11 +86,11 @@ proptest! {
                                               iv in prop::collection::vec(any::<u8>(), 16 * 9),
                                               units in prop::collection::vec(0usize..5, 0..5),
                                               threads in 1usize..4) {
-        let params = params.padding(false).threads(threads);
+        let params = params.padding(false);
         let bs = suite.cipher.block_size();
         let key = &key[..suite.cipher.key_len()];
         let iv = &iv[..params.iv_len(bs)];
-        let c = Cipher::new(suite.cipher, key).unwrap();
+        let c = Cipher::new(suite.cipher, key).unwrap().with_threads(threads);
         for dir in [Direction::Encrypt, Direction::Decrypt] {
             let mut copying = params.crypter(&c, dir, iv).unwrap();
             let mut in_place = params.crypter(&c, dir, iv).unwrap();

@@ -41,15 +41,17 @@ fn output_is_independent_of_thread_count() {
                     .padding(false);
                 let mut iv = vec![0u8; base.iv_len(bs)];
                 rng.fill_bytes(&mut iv);
-                let one = base.threads(1).encrypt_all(&cipher, &iv, &pt).unwrap();
+                let one = base
+                    .encrypt_all(&cipher.clone().with_threads(1), &iv, &pt)
+                    .unwrap();
                 for t in [2, 3, 7, 64] {
-                    let p = base.threads(t);
-                    let ct = p.encrypt_all(&cipher, &iv, &pt).unwrap();
+                    let on_t = cipher.clone().with_threads(t);
+                    let ct = base.encrypt_all(&on_t, &iv, &pt).unwrap();
                     assert!(
                         ct == one,
                         "{kind}-{mode} x{n} len {len}: {t} threads differ from one"
                     );
-                    let back = p.decrypt_all(&cipher, &iv, &ct).unwrap();
+                    let back = base.decrypt_all(&on_t, &iv, &ct).unwrap();
                     assert!(
                         back == pt,
                         "{kind}-{mode} x{n} len {len}: {t}-thread decrypt"
@@ -87,12 +89,10 @@ fn large_interleaved_inputs_are_independent_of_thread_count() {
             };
             let iv = vec![5u8; base.iv_len(16)];
             let one = base
-                .threads(1)
-                .encrypt_all(&cipher, &iv, &pt[..len])
+                .encrypt_all(&cipher.clone().with_threads(1), &iv, &pt[..len])
                 .unwrap();
             let two = base
-                .threads(2)
-                .encrypt_all(&cipher, &iv, &pt[..len])
+                .encrypt_all(&cipher.clone().with_threads(2), &iv, &pt[..len])
                 .unwrap();
             assert!(one == two, "{mode} x{n}: two threads differ from one");
         }
@@ -119,14 +119,15 @@ fn multi_stream_is_independent_of_thread_count() {
             let ivs: Vec<Vec<u8>> = (0..40).map(|i| vec![i as u8; bs]).collect();
             let m: Vec<&[u8]> = msgs.iter().map(|x| x.as_slice()).collect();
             let v: Vec<&[u8]> = ivs.iter().map(|x| x.as_slice()).collect();
+            let one_thread = cipher.clone().with_threads(1);
             let separate: Vec<Vec<u8>> = m
                 .iter()
                 .zip(&v)
-                .map(|(m, iv)| params.threads(1).encrypt_all(&cipher, iv, m).unwrap())
+                .map(|(m, iv)| params.encrypt_all(&one_thread, iv, m).unwrap())
                 .collect();
             for t in [1, 2, 7] {
-                let got =
-                    bitweave::mode::multi::encrypt(&params.threads(t), &cipher, &v, &m).unwrap();
+                let on_t = cipher.clone().with_threads(t);
+                let got = bitweave::mode::multi::encrypt(&params, &on_t, &v, &m).unwrap();
                 assert!(got == separate, "{kind}-{mode} multi-stream on {t} threads");
             }
         }

@@ -26,6 +26,9 @@ pub struct Cipher {
     /// its backend with one indirect call, not three.
     block_size: usize,
     serial_bytes: usize,
+    /// Threads a large call spreads over (0 = all cores): how the work runs, never what
+    /// it outputs, so it lives here rather than in the mode's parameters.
+    threads: usize,
 }
 
 /// DES-family calls of at most this many blocks go to the serial backend: bitsliced DES
@@ -77,7 +80,20 @@ impl Cipher {
             serial,
             block_size: kind.block_size(),
             serial_bytes: serial_blocks(kind) * kind.block_size(),
+            threads: 0,
         })
+    }
+
+    /// The same keyed cipher, spreading large calls over `n` threads (0 = all cores, the
+    /// default; 1 = the calling thread only). The output does not depend on it.
+    pub fn with_threads(mut self, n: usize) -> Self {
+        self.threads = n;
+        self
+    }
+
+    /// The thread setting (0 = all cores).
+    pub fn threads(&self) -> usize {
+        self.threads
     }
 
     /// Which cipher this is.

@@ -196,7 +196,7 @@ impl Crypter {
         let c: &Cipher = &self.cipher;
         let bs = c.block_size();
         let dec = self.direction == Direction::Decrypt;
-        let parts = parallel::chunks_for(data.len(), self.params.threads);
+        let parts = parallel::chunks_for(data.len(), self.cipher.threads());
         match (&mut self.core, self.params.mode) {
             (Core::Ecb, _) => parallel::for_each_chunk(data, bs, parts, |_, chunk| {
                 if dec {

@@ -130,7 +130,8 @@ impl Direction {
     }
 }
 
-/// How a mode runs: the mode, its interleave factor N and whether PKCS#7 padding is on.
+/// What decides a mode's output bytes: the mode, its interleave factor N and whether
+/// PKCS#7 padding is on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct ModeParams {
     pub mode: Mode,
@@ -138,19 +139,17 @@ pub struct ModeParams {
     pub interleave: usize,
     /// PKCS#7 padding (ECB and CBC only).
     pub padding: bool,
-    /// Threads for large inputs (0 = all cores); the output does not depend on it.
-    pub threads: usize,
 }
 
 impl ModeParams {
-    /// The mode's defaults: N = 1, PKCS#7 on for ECB/CBC, off for the stream modes, all
-    /// cores for large inputs.
+    /// The mode's defaults: N = 1, PKCS#7 on for ECB/CBC, off for the stream modes. (How
+    /// many threads run a call is the cipher's setting, [`Cipher::with_threads`]: it never
+    /// changes the output.)
     pub fn new(mode: Mode) -> Self {
         ModeParams {
             mode,
             interleave: 1,
             padding: mode.whole_blocks(),
-            threads: 0,
         }
     }
 
@@ -163,12 +162,6 @@ impl ModeParams {
     /// Turns PKCS#7 padding on or off.
     pub fn padding(mut self, on: bool) -> Self {
         self.padding = on;
-        self
-    }
-
-    /// Sets the thread count (0 = all cores, 1 = the calling thread only).
-    pub fn threads(mut self, n: usize) -> Self {
-        self.threads = n;
         self
     }
 

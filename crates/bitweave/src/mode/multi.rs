@@ -88,7 +88,7 @@ fn run(
     // the threads, which keeps every group sorted and the groups balanced.
     jobs.sort_by_key(|j| std::cmp::Reverse(j.buf.len()));
     let total = jobs.iter().map(|j| j.buf.len()).sum();
-    let parts = parallel::chunks_for(total, params.threads).min(jobs.len());
+    let parts = parallel::chunks_for(total, cipher.threads()).min(jobs.len());
     let mut groups: Vec<Vec<Job>> = (0..parts).map(|_| Vec::new()).collect();
     for (i, job) in jobs.into_iter().enumerate() {
         groups[i % parts].push(job);
