@@ -10,7 +10,7 @@
 //! bytes of it).
 #![no_main]
 
-use bitweave::cipher::Feedback;
+use bitweave::hazmat::Feedback;
 use bitweave::mode::multi;
 use bitweave::{BlockCipher, Cipher, Direction, Mode, ModeKernels, ModeParams};
 use bitweave_fuzz::{cipher_kind, fast_backends, mode, Reader};

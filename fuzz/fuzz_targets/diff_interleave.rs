@@ -9,7 +9,7 @@
 //! decrypt, bits 2.. the backend), key, N IV blocks, then the data.
 #![no_main]
 
-use bitweave::engine::registry;
+use bitweave::hazmat::registry;
 use bitweave::mode::padding;
 use bitweave::{Cipher, Direction, Error, Mode, ModeParams};
 use bitweave_fuzz::{cipher_kind, reference_unpad_len, Reader};

@@ -11,7 +11,7 @@
 use std::str::FromStr;
 
 use bitweave::aead::{PiBackend, PiCipher, PiVariant};
-use bitweave::engine::registry;
+use bitweave::hazmat::registry;
 use bitweave::seal::SealSuite;
 use bitweave::{Cipher, CipherKind, Direction, Mode, Suite};
 use libfuzzer_sys::fuzz_target;

@@ -5,7 +5,7 @@
 //! Input layouts are documented in each target; `make_seeds.py` writes seeds in the same
 //! layouts from the project's test vectors.
 
-use bitweave::engine::registry;
+use bitweave::hazmat::registry;
 use bitweave::{Cipher, CipherKind, Direction, Error, Mode, ModeParams};
 
 /// Reads the fuzzer's bytes front to back. Past the end, bytes read as zero and fields

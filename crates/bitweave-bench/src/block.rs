@@ -5,8 +5,8 @@
 use std::time::Duration;
 
 use anyhow::Result;
-use bitweave::cipher::prefetch_ahead;
-use bitweave::engine::{parallel, registry};
+use bitweave::hazmat::prefetch_ahead;
+use bitweave::hazmat::{parallel, registry};
 use bitweave::{BlockCipher, Cipher, Direction, Mode, Suite};
 use serde::Serialize;
 

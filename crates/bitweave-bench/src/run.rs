@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use anyhow::{bail, Result};
 use bitweave::aead::{PiBackend, PiVariant};
-use bitweave::engine::registry;
+use bitweave::hazmat::registry;
 use bitweave::{CipherKind, Direction, Mode, Suite};
 
 use crate::aead::measure_aead;

@@ -4,8 +4,8 @@
 use std::time::Duration;
 
 use anyhow::{bail, Result};
-use bitweave::engine::registry;
-use bitweave::engine::split::{self, Schedule};
+use bitweave::hazmat::registry;
+use bitweave::hazmat::split::{self, Schedule};
 use bitweave::{BlockCipher, Cipher, CipherKind, Suite};
 use serde::Serialize;
 

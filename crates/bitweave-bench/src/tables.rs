@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use anyhow::Result;
-use bitweave::engine::registry;
+use bitweave::hazmat::registry;
 use bitweave::{CipherKind, Direction, Suite};
 
 use crate::args::BenchArgs;

@@ -1,7 +1,7 @@
 //! `bitweave list`: ciphers, modes and backends (with what this CPU can run).
 
 use anyhow::Result;
-use bitweave::engine::registry::{self, Shape};
+use bitweave::hazmat::registry::{self, Shape};
 use bitweave::{CipherKind, Mode, Suite};
 
 pub fn run() -> Result<()> {

@@ -9,7 +9,7 @@
 //! π-Cipher tag verdict — is allowed at its own source line (see [`crate::allow`]).
 
 use bitweave::aead::{tags_equal, PiCipher, PiVariant};
-use bitweave::engine::registry;
+use bitweave::hazmat::registry;
 use bitweave::mode::padding;
 use bitweave::{BlockCipher, Cipher, CipherKind};
 use bitweave::{Error, Mode, ModeParams};

@@ -10,9 +10,9 @@
 use std::time::Duration;
 
 use bitweave::aead::{tags_equal, PiBackend, PiCipher, PiVariant};
-use bitweave::cipher::CipherKind;
-use bitweave::engine::registry::{self, BackendInfo};
+use bitweave::hazmat::registry::{self, BackendInfo};
 use bitweave::mode::padding;
+use bitweave::CipherKind;
 use rand::rngs::StdRng;
 use rand::{RngCore, SeedableRng};
 

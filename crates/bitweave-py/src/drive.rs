@@ -11,7 +11,7 @@
 //! 1 MiB slabs). On several threads a slab is split across the library's pool, and each
 //! split costs a wake-up of the pool: 4 MiB per thread amortises it.
 
-use bitweave::engine::parallel;
+use bitweave::hazmat::parallel;
 use bitweave::{Crypter, Result};
 use zeroize::Zeroizing;
 

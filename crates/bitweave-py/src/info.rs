@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use bitweave::aead::PiBackend;
-use bitweave::engine::registry;
+use bitweave::hazmat::registry;
 use bitweave::{CipherKind, Direction, Mode, Suite};
 use bitweave_bench::{clock, measure, Case, Row, Setup};
 use pyo3::prelude::*;

@@ -4,7 +4,7 @@
 //! against `bitweave::Cipher`, cost scaling, exclusive use of every resource, and the report
 //! JSON contract.
 
-use bitweave::cipher::aes::{gf_mul, KeySchedule, INV_SBOX, SBOX};
+use bitweave::hazmat::aes::{gf_mul, KeySchedule, INV_SBOX, SBOX};
 use bitweave::{BlockCipher, Cipher, CipherKind};
 use bitweave_sim::musra::array::{PassStats, Rca};
 use bitweave_sim::musra::context::decode;

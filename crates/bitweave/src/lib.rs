@@ -20,9 +20,9 @@
 
 pub mod aead;
 mod bytes;
-pub mod cipher;
+mod cipher;
 pub mod cpu;
-pub mod engine;
+mod engine;
 pub mod error;
 pub mod mode;
 #[cfg(unix)]
@@ -30,7 +30,7 @@ pub mod output_file;
 pub mod rustcrypto;
 pub mod salted;
 pub mod seal;
-pub mod slice;
+mod slice;
 pub mod suite;
 
 pub use cipher::{BlockCipher, CipherKind, ModeKernels};
@@ -38,3 +38,29 @@ pub use engine::Cipher;
 pub use error::{Error, Result};
 pub use mode::{Crypter, Direction, Mode, ModeParams};
 pub use suite::Suite;
+
+/// The internals bitweave's own tools reach into — the architecture models (individual
+/// backends and bit-plane types), the constant-time checks, the fuzz targets and the
+/// bench (the registry, the multi-core driver): no stability promise, not part of the
+/// documented API. Everything a user needs is re-exported at the crate root or lives in
+/// the public modules ([`mode`], [`aead`], [`seal`], [`salted`], [`cpu`]).
+#[doc(hidden)]
+pub mod hazmat {
+    pub use crate::aead::pi;
+    pub use crate::cipher::{
+        add_be, aes, des, prefetch_ahead, seed, Feedback, MAX_BLOCK, STREAMED_BYTES,
+    };
+    pub use crate::engine::{
+        parallel, registry, serial_blocks, split, SEED_SERIAL_BLOCKS, SERIAL_BLOCKS,
+    };
+    pub use crate::mode::padding;
+
+    /// Bit planes: the gate interface the MX-1 model runs circuits through, the
+    /// transpositions, and circuit synthesis (for the sliced tests).
+    pub mod slice {
+        pub use crate::slice::{
+            blocks16_from_planes, blocks8_from_planes, planes_from_blocks16, planes_from_blocks8,
+            synth, Logic,
+        };
+    }
+}

@@ -3,7 +3,7 @@
 //! that are not multiples of the batch width, and every interleave factor from 1 to 600.
 //! Backends this CPU cannot run are reported as skipped.
 
-use bitweave::engine::registry;
+use bitweave::hazmat::registry;
 use bitweave::ModeKernels;
 use bitweave::{BlockCipher, Cipher, CipherKind, Direction, Mode, Suite};
 use rand::{Rng, RngCore, SeedableRng};
@@ -310,7 +310,7 @@ fn cbc_and_cfb_decrypt_rows_match_soft_over_whole_rows_and_calls() {
 /// backend.
 #[test]
 fn chains_over_many_slabs_match_soft() {
-    use bitweave::cipher::{Feedback, STREAMED_BYTES};
+    use bitweave::hazmat::{Feedback, STREAMED_BYTES};
     let mut rng = rand::rngs::StdRng::seed_from_u64(8192);
     let kind = CipherKind::Aes128;
     let (soft, backends) = soft_and_fast(kind, &mut rng);

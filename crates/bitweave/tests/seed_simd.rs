@@ -6,8 +6,8 @@
 //! (CTR, CBC decryption slabs, interleaved rows). RFC 4269's vectors run on every backend
 //! in `vectors.rs`. Backends this CPU cannot run are reported as skipped.
 
-use bitweave::cipher::seed::{self, field, SeedKeySchedule, S1, S2};
-use bitweave::engine::registry;
+use bitweave::hazmat::registry;
+use bitweave::hazmat::seed::{self, field, SeedKeySchedule, S1, S2};
 use bitweave::{BlockCipher, Cipher, CipherKind, Mode, Suite};
 use rand::{Rng, RngCore, SeedableRng};
 

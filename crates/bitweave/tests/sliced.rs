@@ -4,11 +4,11 @@
 //! sampled from 1 to 600, and the registry's choice of default. Widths this CPU cannot run
 //! are reported as skipped.
 
-use bitweave::cipher::{aes, des};
-use bitweave::engine::registry;
-use bitweave::slice::{
+use bitweave::hazmat::registry;
+use bitweave::hazmat::slice::{
     blocks16_from_planes, blocks8_from_planes, planes_from_blocks16, planes_from_blocks8, synth,
 };
+use bitweave::hazmat::{aes, des};
 use bitweave::ModeKernels;
 use bitweave::{BlockCipher, Cipher, CipherKind, Mode, Suite};
 use rand::{Rng, RngCore, SeedableRng};
@@ -264,7 +264,7 @@ fn every_mode_and_interleave_matches_soft_at_every_width() {
 /// backend of every cipher that has one.
 #[test]
 fn chains_of_whole_batches_match_soft_over_many_rows_and_calls() {
-    use bitweave::cipher::Feedback;
+    use bitweave::hazmat::Feedback;
     let mut rng = rand::rngs::StdRng::seed_from_u64(512);
     for kind in sliced_kinds() {
         let bs = kind.block_size();

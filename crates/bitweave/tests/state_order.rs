@@ -4,8 +4,8 @@
 
 use std::time::Instant;
 
-use bitweave::cipher::aes::soft::AesSoft;
-use bitweave::cipher::aes::state::to_shift_rows_order;
+use bitweave::hazmat::aes::soft::AesSoft;
+use bitweave::hazmat::aes::state::to_shift_rows_order;
 use bitweave::{BlockCipher, Cipher, CipherKind};
 use rand::{RngCore, SeedableRng};
 

@@ -3,7 +3,7 @@
 
 mod common;
 
-use bitweave::engine::registry;
+use bitweave::hazmat::registry;
 use bitweave::{Cipher, Direction};
 
 #[test]

@@ -2,7 +2,7 @@
 //! SS-boxes, "a lookup table is constructed for each box", §3), the round keys the PPE
 //! creates (§3), and the library's result the model is checked against.
 
-use bitweave::cipher::seed::{SeedKeySchedule, M, S1, S2};
+use bitweave::hazmat::seed::{SeedKeySchedule, M, S1, S2};
 use bitweave::{BlockCipher, Cipher, CipherKind};
 
 /// Encryption or decryption (decryption runs the same program on the reversed keys).

@@ -14,7 +14,7 @@
 //!
 //! Timing. One round costs `substage1 + substage2 - overlap` cycles ([`AesTiming`]).
 
-use bitweave::cipher::aes::{gf_mul, KeySchedule, INV_SBOX, SBOX};
+use bitweave::hazmat::aes::{gf_mul, KeySchedule, INV_SBOX, SBOX};
 
 use super::address::{word_source, WordOrder};
 

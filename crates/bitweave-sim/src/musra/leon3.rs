@@ -148,7 +148,7 @@ pub mod map {
 impl Mem {
     /// Memory with the tables and the key in place and room for `data_bytes` of data.
     pub fn new(key: &[u8], data_bytes: usize) -> Self {
-        use bitweave::cipher::aes::{gf_mul, INV_SBOX, SBOX};
+        use bitweave::hazmat::aes::{gf_mul, INV_SBOX, SBOX};
         let mut bytes = vec![0u8; map::DATA as usize + data_bytes];
         bytes[map::SBOX as usize..][..256].copy_from_slice(&SBOX);
         bytes[map::INV_SBOX as usize..][..256].copy_from_slice(&INV_SBOX);

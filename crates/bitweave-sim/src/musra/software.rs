@@ -312,7 +312,7 @@ pub fn isr(cpu: &mut Leon3) {
 mod tests {
     use super::super::leon3::Leon3Costs;
     use super::*;
-    use bitweave::cipher::aes::KeySchedule;
+    use bitweave::hazmat::aes::KeySchedule;
 
     #[test]
     fn key_expansion_matches_the_library_for_every_key_size() {

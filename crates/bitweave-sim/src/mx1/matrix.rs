@@ -19,7 +19,7 @@
 
 use std::cell::RefCell;
 
-use bitweave::slice::Logic;
+use bitweave::hazmat::slice::Logic;
 
 pub use super::config::MatrixConfig;
 use super::library::{Library, Op};

@@ -15,8 +15,8 @@
 //!
 //! Phases: `mode-in` (work before the cipher), `cipher`, `mode-out` (after it).
 
-use bitweave::cipher::{aes, des};
-use bitweave::slice::Logic;
+use bitweave::hazmat::slice::Logic;
+use bitweave::hazmat::{aes, des};
 use bitweave::{Cipher, CipherKind, Direction, Mode, ModeParams};
 
 use super::library::Library;
@@ -121,7 +121,7 @@ pub fn run(
                 let mut ctrs = vec![0u8; batch_bytes];
                 for (j, c) in ctrs.chunks_exact_mut(bs).enumerate() {
                     c.copy_from_slice(iv);
-                    bitweave::cipher::add_be(c, j as u64);
+                    bitweave::hazmat::add_be(c, j as u64);
                 }
                 Some(load(&ctrs, n, bs))
             }

@@ -10,7 +10,7 @@ use super::matrix::{self, Bit, CIPHER_PHASE, KEY_PHASE};
 use super::modes::{self, ModeRun};
 use super::Mx1Config;
 use crate::report::{Report, Row};
-use bitweave::slice::Logic;
+use bitweave::hazmat::slice::Logic;
 
 /// The paper's five confidentiality modes, in table order.
 pub const MODES: [Mode; 5] = [Mode::Ecb, Mode::Cbc, Mode::Cfb, Mode::Ofb, Mode::Ctr];
@@ -395,7 +395,7 @@ pub fn add_round_key(cfg: &Mx1Config, lib: Library) -> (u64, bool) {
 /// cycles and whether the data matched (the full cipher against the library, the S-box
 /// outputs against the library's table).
 pub fn aes_transformations(cfg: &Mx1Config, lib: Library) -> (u64, u64, u64, bool) {
-    use bitweave::cipher::aes::{circuit, SBOX};
+    use bitweave::hazmat::aes::{circuit, SBOX};
     let full = run_sample(
         cfg,
         lib,

@@ -23,6 +23,7 @@
 //! ```
 #![deny(unsafe_code)]
 
+#[doc(hidden)]
 pub mod pi;
 mod stream;
 

@@ -86,7 +86,7 @@ pub trait ModeKernels: BlockCipher {
     /// feedback blocks side by side) over `data`, which is whole rows of N blocks laid
     /// out block-interleaved (stream k owns blocks k, k+N, ...). Each chain is
     /// `feedback`'s recurrence. This is the one place a backend sees a chain: the default
-    /// hands each row to [`encrypt_blocks`](Self::encrypt_blocks) as one batch of N; a
+    /// hands each row to [`encrypt_blocks`](BlockCipher::encrypt_blocks) as one batch of N; a
     /// backend may override it to keep short chains in registers, where the cipher's
     /// latency rather than its throughput is the limit.
     fn encrypt_chains(&self, feedback: Feedback, state: &mut [u8], data: &mut [u8]) {
@@ -95,7 +95,7 @@ pub trait ModeKernels: BlockCipher {
 
     /// CFB8 encryption of one stream, in place: each byte of `data` is XORed with the first
     /// byte of E(`reg`), and the ciphertext byte is shifted into `reg` (one block). Serial
-    /// by nature; the default makes one [`encrypt_blocks`](Self::encrypt_blocks) call per
+    /// by nature; the default makes one [`encrypt_blocks`](BlockCipher::encrypt_blocks) call per
     /// byte, a backend may keep `reg` in a register for the whole run.
     fn cfb8_encrypt(&self, reg: &mut [u8], data: &mut [u8]) {
         let mut ks = reg.to_vec();
@@ -112,7 +112,7 @@ pub trait ModeKernels: BlockCipher {
     /// CFB1 encryption of one stream, in place, most significant bit first: each bit of
     /// `data` is XORed with the first bit of E(`reg`), and the ciphertext bit is shifted
     /// into `reg` (one block). Serial by nature, one cipher call per bit; the default makes
-    /// one [`encrypt_blocks`](Self::encrypt_blocks) call per bit, a backend may keep `reg`
+    /// one [`encrypt_blocks`](BlockCipher::encrypt_blocks) call per bit, a backend may keep `reg`
     /// in a register for the whole run.
     fn cfb1_encrypt(&self, reg: &mut [u8], data: &mut [u8]) {
         let mut ks = reg.to_vec();
@@ -154,7 +154,7 @@ pub trait ModeKernels: BlockCipher {
     /// block being one big-endian integer that wraps; a final partial block takes the
     /// leading bytes of its keystream block. Advances `counter` past every block touched.
     /// These are independent blocks like any batch; the default generates the counter
-    /// blocks and hands them to [`encrypt_blocks`](Self::encrypt_blocks), a backend may
+    /// blocks and hands them to [`encrypt_blocks`](BlockCipher::encrypt_blocks), a backend may
     /// build them in registers instead.
     fn ctr_keystream_xor(&self, counter: &mut [u8], data: &mut [u8]) {
         ctr_by_batches(self, counter, data)
@@ -164,7 +164,7 @@ pub trait ModeKernels: BlockCipher {
     /// the N ciphertext blocks before `data` are `prev` (the IVs at first). `data` is whole
     /// blocks; when it is whole rows, `prev` becomes its last row. Every block is
     /// independent; the default batches slabs through
-    /// [`decrypt_blocks`](Self::decrypt_blocks), a backend may fuse the XOR.
+    /// [`decrypt_blocks`](BlockCipher::decrypt_blocks), a backend may fuse the XOR.
     fn cbc_decrypt_rows(&self, prev: &mut [u8], data: &mut [u8]) {
         cbc_decrypt_by_slabs(self, prev, data)
     }
@@ -173,7 +173,7 @@ pub trait ModeKernels: BlockCipher {
     /// P_i = C_i ⊕ E(C_{i-N}), with `prev` as in
     /// [`cbc_decrypt_rows`](Self::cbc_decrypt_rows); `data` may end in a partial block.
     /// Every block is independent; the default encrypts slabs of the ciphertext one row
-    /// behind through [`encrypt_blocks`](Self::encrypt_blocks), a backend may fuse it.
+    /// behind through [`encrypt_blocks`](BlockCipher::encrypt_blocks), a backend may fuse it.
     fn cfb_decrypt_rows(&self, prev: &mut [u8], data: &mut [u8]) {
         cfb_decrypt_by_slabs(self, prev, data)
     }

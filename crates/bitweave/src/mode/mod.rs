@@ -25,6 +25,7 @@ mod chain;
 mod crypter;
 mod ctr;
 pub mod multi;
+#[doc(hidden)]
 pub mod padding;
 
 pub use crypter::Crypter;

@@ -392,6 +392,7 @@ impl<L: Lanes, const K: usize> RowSink<L, K> for BlocksOut<'_> {
 /// all 64 rows spilled the whole array six times. The block loaders and storers below
 /// run the byte pass straight from and to memory.
 #[inline(always)]
+#[cfg_attr(not(test), allow(dead_code))]
 pub fn transpose64<L: Lanes>(m: &mut [L; 64]) {
     *m = planes_from_rows::<L, 1, 64>(&PlaneSets(*m));
 }

@@ -1,7 +1,7 @@
 //! The AES S-box and its inverse as Boolean circuits, derived through the tower field
 //! GF(((2^2)^2)^2), and MixColumns / InvMixColumns on bit planes — all generic over
 //! [`Logic`], so the same code runs on real lanes (the `sliced` backends) and on
-//! [`Trace`](crate::slice::trace::Trace) (gate lists for counting and the MX-1 model).
+//! `Trace` (`slice::trace`) (gate lists for counting and the MX-1 model).
 //!
 //! # Derivation (all at compile time, from definitions — nothing typed in)
 //!

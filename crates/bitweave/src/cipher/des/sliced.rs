@@ -20,7 +20,7 @@
 //! ([`Logic::tern`], one `vpternlogq` on AVX-512) synthesised from [`SBOXES`] by
 //! [`crate::slice::synth`]; see that module for the method and [`circuit_source`] for the
 //! generator. Because they are generic over [`Logic`], the same functions run on real lanes
-//! and on [`crate::slice::trace::Trace`], which extracts their gate lists for counting and
+//! and on `slice::trace::Trace`, which extracts their gate lists for counting and
 //! for the MX-1 model ([`sbox_circuits`]).
 //!
 //! # Sections
