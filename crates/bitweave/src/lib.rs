@@ -27,8 +27,10 @@ pub mod error;
 pub mod mode;
 #[cfg(unix)]
 pub mod output_file;
+#[cfg(feature = "rustcrypto")]
 pub mod rustcrypto;
 pub mod salted;
+#[cfg(feature = "seal")]
 pub mod seal;
 mod slice;
 pub mod suite;
