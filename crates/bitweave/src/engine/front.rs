@@ -15,9 +15,11 @@ use crate::error::Result;
 ///
 /// It holds the best backend for batches of independent blocks and the best for serial
 /// work (often the same one) and hands each call to the one that fits its shape: one
-/// chain, CFB8/CFB1 and calls of at most [`SERIAL_BLOCKS`] blocks go to the serial one.
+/// chain, CFB8/CFB1 and calls of at most [`serial_blocks`] blocks go to the serial one.
+/// The batch backend, when it is another one, is keyed on the first call that needs it.
 /// Cheap to clone (the keyed backends are shared), so the same key schedule can serve
-/// several streams or threads.
+/// several streams or threads; [`with_threads`](Self::with_threads) sets how many
+/// threads a large call spreads over.
 #[derive(Clone)]
 pub struct Cipher {
     kind: CipherKind,
