@@ -22,9 +22,6 @@ pub struct BenchArgs {
         default_value = "16384"
     )]
     pub sizes: Vec<usize>,
-    /// The size of the row being measured (one of `sizes`).
-    #[arg(skip)]
-    pub size: usize,
     /// Interleave factor for cbc/cfb/ofb rows (other modes run standard).
     #[arg(long, default_value_t = 1)]
     pub interleave: usize,
@@ -63,4 +60,11 @@ pub struct BenchArgs {
     /// and the best with itself).
     #[arg(long, value_delimiter = ',')]
     pub split: Vec<String>,
+}
+
+impl BenchArgs {
+    /// The one size of `--tables` and `--split-sweep` (which take a single `--size`).
+    pub fn size(&self) -> usize {
+        self.sizes[0]
+    }
 }

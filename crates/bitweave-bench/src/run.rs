@@ -45,10 +45,6 @@ pub fn run(args: BenchArgs) -> Result<()> {
     if several && (args.split_sweep || args.tables) {
         bail!("--split-sweep and --tables take one --size");
     }
-    let args = BenchArgs {
-        size: args.sizes[0],
-        ..args
-    };
     if let Some(path) = &args.plot {
         #[cfg(feature = "plot")]
         plot::check_path(path)?;

@@ -47,7 +47,7 @@ pub fn split_sweep(args: &BenchArgs) -> Result<Vec<SplitRow>> {
         [a, b] => vec![[a.clone(), b.clone()]],
         other => bail!("--split takes two backends, got {}", other.len()),
     };
-    let size = args.size.max(8 << 20).div_ceil(kind.block_size()) * kind.block_size();
+    let size = args.size().max(8 << 20).div_ceil(kind.block_size()) * kind.block_size();
     let tsc_hz = clock::tsc_hz();
     let budget = Duration::from_millis(args.time_ms.max(1) * 4);
     let mut rows = Vec::new();

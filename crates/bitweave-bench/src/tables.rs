@@ -52,7 +52,7 @@ pub fn paper_tables(args: &BenchArgs) -> Result<Vec<Row>> {
                             dir,
                             backend: info,
                             named: true,
-                            size: args.size,
+                            size: args.size(),
                             interleave: n,
                             threads: 1,
                         },
@@ -63,7 +63,7 @@ pub fn paper_tables(args: &BenchArgs) -> Result<Vec<Row>> {
             grid.push(per_dir);
         }
         if !args.json {
-            print_paper_table(kind, &grid, args.size, tsc_hz);
+            print_paper_table(kind, &grid, args.size(), tsc_hz);
         }
         rows.extend(grid.into_iter().flat_map(|[e, d]| e.into_iter().chain(d)));
     }

@@ -49,12 +49,8 @@ pub use suite::Suite;
 #[doc(hidden)]
 pub mod hazmat {
     pub use crate::aead::pi;
-    pub use crate::cipher::{
-        add_be, aes, des, prefetch_ahead, seed, Feedback, MAX_BLOCK, STREAMED_BYTES,
-    };
-    pub use crate::engine::{
-        parallel, registry, serial_blocks, split, SEED_SERIAL_BLOCKS, SERIAL_BLOCKS,
-    };
+    pub use crate::cipher::{add_be, aes, des, prefetch_ahead, seed, Feedback, STREAMED_BYTES};
+    pub use crate::engine::{parallel, registry, split};
     pub use crate::mode::padding;
 
     /// Bit planes: the gate interface the MX-1 model runs circuits through, the

@@ -16,9 +16,6 @@ pub mod des;
 pub(crate) mod planes;
 pub mod seed;
 
-/// The largest block size of any cipher here (AES, SEED); DES-family blocks are 8 bytes.
-pub const MAX_BLOCK: usize = 16;
-
 /// Above this many bytes in one call (or address range of rows), the data is taken to
 /// come from memory rather than from the caches: half the L3 here (32 MiB), which leaves
 /// room for the other core. The CLI streams in 1 MiB pieces, which stay below it.

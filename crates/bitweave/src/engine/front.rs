@@ -15,7 +15,7 @@ use crate::error::Result;
 ///
 /// It holds the best backend for batches of independent blocks and the best for serial
 /// work (often the same one) and hands each call to the one that fits its shape: one
-/// chain, CFB8/CFB1 and calls of at most [`serial_blocks`] blocks go to the serial one.
+/// chain, CFB8/CFB1 and calls of at most `serial_blocks(kind)` blocks go to the serial one.
 /// The batch backend, when it is another one, is keyed on the first call that needs it.
 /// Cheap to clone (the keyed backends are shared), so the same key schedule can serve
 /// several streams or threads; [`with_threads`](Self::with_threads) sets how many
@@ -145,7 +145,7 @@ impl Cipher {
     }
 
     /// The backend that runs a call on `bytes` bytes of independent blocks (ECB, CTR,
-    /// CBC/CFB decryption): the serial one up to [`serial_blocks`] blocks.
+    /// CBC/CFB decryption): the serial one up to `serial_blocks(kind)` blocks.
     pub fn blocks_backend(&self, bytes: usize) -> &'static str {
         self.for_blocks(bytes).backend()
     }

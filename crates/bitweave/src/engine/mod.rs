@@ -7,4 +7,4 @@ pub mod parallel;
 pub mod registry;
 pub mod split;
 
-pub use front::{serial_blocks, Cipher, SEED_SERIAL_BLOCKS, SERIAL_BLOCKS};
+pub use front::Cipher;
