@@ -1,11 +1,13 @@
 //! Byte utilities every layer uses: wiping secrets and XORing runs of bytes. The bottom
 //! layer of the library (it asks only [`crate::cpu`] which vector width to use).
 
-/// Clears a large buffer of secrets at memset speed: `zeroize`'s volatile byte stores
-/// cost about a cycle per byte, which would dominate a fast backend's per-call work;
-/// `black_box` keeps the compiler from dropping the fill as a dead store.
-pub(crate) fn wipe(buf: &mut [u8]) {
-    buf.fill(0);
+/// Clears a buffer of secrets (bytes, words, round-key arrays) at memset speed:
+/// `zeroize`'s volatile stores cost about a cycle per element — per byte for byte arrays,
+/// and a `Vec`'s whole allocation byte by byte — which would dominate a fast backend's
+/// per-call work and its key set-up; `black_box` keeps the compiler from dropping the
+/// fill as a dead store.
+pub(crate) fn wipe<T: Copy + Default>(buf: &mut [T]) {
+    buf.fill(T::default());
     std::hint::black_box(buf);
 }
 

@@ -40,10 +40,26 @@ use crate::cipher::{shift_left_one_bit, BlockCipher, Feedback, ModeKernels};
 /// of a spread half and complemented (so that a lookup's shift count comes out as
 /// 63 - x, which [`shift256`](self) needs; `shift64` complements it back), stored in the
 /// order [`KEY_ORDER`] (S-boxes 1, 3, 5, 7, then 2, 4, 6, 8: AVX2's two lane groups).
-#[derive(Clone, Zeroize, ZeroizeOnDrop)]
+#[derive(Clone)]
 pub(crate) struct Rounds {
     pub(crate) keys: Vec<[u64; 8]>,
 }
+
+// Wiped at memset speed: `zeroize` on a Vec clears its whole allocation with volatile byte
+// stores (6 KiB for both directions of 3DES: a quarter of a `Cipher::new`).
+impl Zeroize for Rounds {
+    fn zeroize(&mut self) {
+        crate::bytes::wipe(&mut self.keys);
+    }
+}
+
+impl Drop for Rounds {
+    fn drop(&mut self) {
+        self.zeroize();
+    }
+}
+
+impl ZeroizeOnDrop for Rounds {}
 
 impl Rounds {
     fn new(keys: &TdesKeys, decrypt: bool) -> Self {
