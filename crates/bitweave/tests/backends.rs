@@ -1,6 +1,7 @@
 //! Every fast backend against `soft`, the portable reference, where the edges are: CTR
 //! counter carries and phases, CBC/CFB decryption at every length and over whole rows,
-//! chains over many slabs, and every interleave factor from 1 to 600. (Each backend in
+//! chains over many slabs, and interleave factors around the backends' widths (every one
+//! from 1 to 600 in the exhaustive run, `cargo test -- --ignored`). (Each backend in
 //! each mode on random keys and lengths is `combinations.rs`, one named test apiece.)
 //! Backends this CPU cannot run are reported as skipped.
 
@@ -162,7 +163,21 @@ fn cbc_and_cfb_decryption_match_soft_for_every_length() {
 /// (and, for CFB/OFB, a partial block), so each N exercises full and partial batches of
 /// chains on backends whose width is above and below N.
 #[test]
+#[ignore = "exhaustive set: .ci/run runs it (cargo test -- --ignored)"]
 fn every_interleave_factor_from_1_to_600_matches_soft() {
+    interleave_factors_match_soft(1..=600);
+}
+
+/// A sample of [`every_interleave_factor_from_1_to_600_matches_soft`] for the default
+/// run: every N to 20, and each side of the powers of two up to 512 (the widths and
+/// group sizes of the backends), and 600.
+#[test]
+fn interleave_factors_around_the_widths_match_soft() {
+    let around_widths = (5..=9).flat_map(|p| [(1 << p) - 1, 1 << p, (1 << p) + 1]);
+    interleave_factors_match_soft((1..=20).chain(around_widths).chain([600]));
+}
+
+fn interleave_factors_match_soft(factors: impl Iterator<Item = usize> + Clone) {
     let mut rng = rand::rngs::StdRng::seed_from_u64(601);
     let mut runs = 0;
     for kind in CipherKind::ALL {
@@ -172,7 +187,7 @@ fn every_interleave_factor_from_1_to_600_matches_soft() {
             for mode in [Mode::Cbc, Mode::Cfb, Mode::Ofb] {
                 let mut iv = vec![0u8; 600 * bs];
                 rng.fill_bytes(&mut iv);
-                for n in 1..=600 {
+                for n in factors.clone() {
                     let params = Suite { cipher: kind, mode }
                         .params()
                         .interleave(n)
