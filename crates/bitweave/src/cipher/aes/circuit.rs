@@ -189,7 +189,7 @@ const INV_IN_ROWS: [u8; 8] = rows(&INV_IN);
 
 // ---- Circuits --------------------------------------------------------------------------
 
-/// XOR of the inputs selected by `sel` (bit j = include x[j]), three at a time with the
+/// XOR of the inputs selected by `sel` (bit j = include `x[j]`), three at a time with the
 /// 3-input XOR. Written out without loops so that, with `sel` a compile-time constant
 /// after inlining, every test folds away and only the gates remain.
 #[inline(always)]

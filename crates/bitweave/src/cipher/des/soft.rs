@@ -11,7 +11,7 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 use super::{permute, TdesKeys, FP, IP, P, SBOXES};
 use crate::cipher::{BlockCipher, ModeKernels};
 
-/// SP[i][x]: S-box i+1 applied to the 6-bit chunk x, placed in its nibble and sent
+/// `SP[i][x]`: S-box i+1 applied to the 6-bit chunk x, placed in its nibble and sent
 /// through P, so a round's f-function is eight lookups XORed together.
 static SP: [[u32; 64]; 8] = {
     let mut sp = [[0u32; 64]; 8];

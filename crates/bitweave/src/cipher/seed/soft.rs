@@ -10,7 +10,7 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 use super::{SeedKeySchedule, M, S1, S2};
 use crate::cipher::{BlockCipher, ModeKernels};
 
-/// SS_j[x]: S-box output of byte j masked into the four bytes of G's result
+/// `SS_j[x]`: S-box output of byte j masked into the four bytes of G's result
 /// (SEED-on-Cell paper §2.2: SS0 = S1(X0)&m3 ‖ S1(X0)&m2 ‖ S1(X0)&m1 ‖ S1(X0)&m0, ...).
 static SS: [[u32; 256]; 4] = {
     // Mask indices of output bytes 3..0 for input byte j, as the paper lists them.

@@ -1,0 +1,136 @@
+//! Independent blocks (ECB, and the batch path of every mode): groups of eight
+//! registers, then the remaining registers as one group, then single blocks.
+
+use core::arch::x86_64::*;
+
+use super::{block_aesni, RoundKeys};
+use crate::cipher::prefetch_ahead;
+
+/// Defines a batch function: groups of eight registers of `$lanes` blocks each, then the
+/// remaining registers as one group, then single blocks on AES-NI.
+macro_rules! batch_fn {
+    ($name:ident, $features:literal, $vec:ty, $lanes:literal,
+     $load:ident, $store:ident, $keys:expr, $xor:ident, $enc:ident, $enclast:ident, $dec:ident, $declast:ident) => {
+        #[target_feature(enable = $features)]
+        pub(super) unsafe fn $name<const DEC: bool>(
+            keys: &RoundKeys,
+            rounds: usize,
+            blocks: &mut [u8],
+        ) {
+            const REG: usize = 16 * $lanes;
+            let k128 = keys.v128();
+            let k = $keys(keys);
+            let round = |s: $vec, kr: $vec| if DEC { $dec(s, kr) } else { $enc(s, kr) };
+            let last = |s: $vec, kr: $vec| {
+                if DEC {
+                    $declast(s, kr)
+                } else {
+                    $enclast(s, kr)
+                }
+            };
+            let len = blocks.len();
+            let mut groups = blocks.chunks_exact_mut(8 * REG);
+            for (n, g) in (&mut groups).enumerate() {
+                let p = g.as_mut_ptr();
+                prefetch_ahead::<{ 8 * REG / 64 }>(p, len - n * 8 * REG);
+                let mut s: [$vec; 8] = core::array::from_fn(|i| {
+                    // SAFETY: the group holds 8 registers' worth of bytes.
+                    $xor(unsafe { $load(p.add(i * REG).cast()) }, k[0])
+                });
+                for kr in &k[1..rounds] {
+                    s = s.map(|x| round(x, *kr));
+                }
+                for (i, x) in s.iter().enumerate() {
+                    // SAFETY: as above.
+                    unsafe { $store(p.add(i * REG).cast(), last(*x, k[rounds])) };
+                }
+            }
+            // The tail's registers (up to seven) run as one group in step, so their
+            // rounds interleave: one register at a time, 4 AES-NI blocks (64 B) ran at
+            // 1.01 c/B on Zen 4, against 0.58 for OpenSSL's interleaved tail.
+            let rest = groups.into_remainder();
+            let nregs = rest.len() / REG;
+            let (regs, singles) = rest.split_at_mut(nregs * REG);
+            let p = regs.as_mut_ptr();
+            match nregs {
+                0 => {}
+                1 => tail::<1, DEC>(&k, rounds, p),
+                2 => tail::<2, DEC>(&k, rounds, p),
+                3 => tail::<3, DEC>(&k, rounds, p),
+                4 => tail::<4, DEC>(&k, rounds, p),
+                5 => tail::<5, DEC>(&k, rounds, p),
+                6 => tail::<6, DEC>(&k, rounds, p),
+                _ => tail::<7, DEC>(&k, rounds, p),
+            }
+            /// R registers at `p` through every round, in step.
+            #[target_feature(enable = $features)]
+            unsafe fn tail<const R: usize, const DEC: bool>(
+                k: &[$vec; 15],
+                rounds: usize,
+                p: *mut u8,
+            ) {
+                // SAFETY (loads and stores): the caller's tail holds R registers at `p`.
+                let mut s: [$vec; R] =
+                    core::array::from_fn(|i| $xor(unsafe { $load(p.add(i * REG).cast()) }, k[0]));
+                for kr in &k[1..rounds] {
+                    s = s.map(|x| if DEC { $dec(x, *kr) } else { $enc(x, *kr) });
+                }
+                for (i, x) in s.into_iter().enumerate() {
+                    let y = if DEC {
+                        $declast(x, k[rounds])
+                    } else {
+                        $enclast(x, k[rounds])
+                    };
+                    unsafe { $store(p.add(i * REG).cast(), y) };
+                }
+            }
+            for b in singles.chunks_exact_mut(16) {
+                let x = _mm_loadu_si128(b.as_ptr().cast());
+                _mm_storeu_si128(b.as_mut_ptr().cast(), block_aesni::<DEC>(&k128, rounds, x));
+            }
+        }
+    };
+}
+
+batch_fn!(
+    crypt_aesni,
+    "aes,sse2",
+    __m128i,
+    1,
+    _mm_loadu_si128,
+    _mm_storeu_si128,
+    RoundKeys::v128,
+    _mm_xor_si128,
+    _mm_aesenc_si128,
+    _mm_aesenclast_si128,
+    _mm_aesdec_si128,
+    _mm_aesdeclast_si128
+);
+batch_fn!(
+    crypt_vaes256,
+    "aes,sse2,avx2,vaes",
+    __m256i,
+    2,
+    _mm256_loadu_si256,
+    _mm256_storeu_si256,
+    RoundKeys::v256,
+    _mm256_xor_si256,
+    _mm256_aesenc_epi128,
+    _mm256_aesenclast_epi128,
+    _mm256_aesdec_epi128,
+    _mm256_aesdeclast_epi128
+);
+batch_fn!(
+    crypt_vaes512,
+    "aes,sse2,avx512f,vaes",
+    __m512i,
+    4,
+    _mm512_loadu_si512,
+    _mm512_storeu_si512,
+    |k: &RoundKeys| k.v128().map(|x| _mm512_broadcast_i32x4(x)),
+    _mm512_xor_si512,
+    _mm512_aesenc_epi128,
+    _mm512_aesenclast_epi128,
+    _mm512_aesdec_epi128,
+    _mm512_aesdeclast_epi128
+);
