@@ -18,6 +18,10 @@
 //! G's masked mixing is four rotations inside the 32-bit lanes with AND/XOR
 //! ([`super::field::MIX`]). Nothing secret reaches a branch or an address; the key
 //! schedule runs the same vector G on a broadcast word.
+//!
+//! Here: the levels, the backend, the shared round structure (`seed_core!`) and AVX2
+//! lane primitives (`avx2_lanes!`); one file per backend supplies its G: `gfni512`,
+//! `gfni256` (VEX-encoded GFNI, no AVX-512), `vaes256`.
 #![allow(unsafe_code)]
 
 use core::arch::x86_64::*;
@@ -82,8 +86,8 @@ impl Level {
         // SAFETY: `self.available()` confirmed the level's features just above.
         Some(unsafe {
             match self {
-                Level::Gfni512 => avx512::g_word(w),
-                Level::Gfni256 => avx2::g_word(w),
+                Level::Gfni512 => gfni512::g_word(w),
+                Level::Gfni256 => gfni256::g_word(w),
                 Level::Vaes256 => vaes256::g_word(w),
             }
         })
@@ -121,9 +125,9 @@ impl SeedX86 {
         }
         let ks = match level {
             // SAFETY: `level.available()` confirmed AVX-512F, AVX-512BW and GFNI above.
-            Level::Gfni512 => SeedKeySchedule::new(key, |w| unsafe { avx512::g_word(w) }),
+            Level::Gfni512 => SeedKeySchedule::new(key, |w| unsafe { gfni512::g_word(w) }),
             // SAFETY: `level.available()` confirmed AVX2 and GFNI above.
-            Level::Gfni256 => SeedKeySchedule::new(key, |w| unsafe { avx2::g_word(w) }),
+            Level::Gfni256 => SeedKeySchedule::new(key, |w| unsafe { gfni256::g_word(w) }),
             // SAFETY: `level.available()` confirmed AVX2, AES and VAES above.
             Level::Vaes256 => SeedKeySchedule::new(key, |w| unsafe { vaes256::g_word(w) }),
         };
@@ -146,9 +150,9 @@ impl SeedX86 {
         match self.level {
             // SAFETY: a SeedX86 at Gfni512 exists only where `Level::available()` confirmed
             // AVX-512F, AVX-512BW and GFNI.
-            Level::Gfni512 => unsafe { avx512::crypt(blocks, rk) },
+            Level::Gfni512 => unsafe { gfni512::crypt(blocks, rk) },
             // SAFETY: a SeedX86 at Gfni256 exists only where AVX2 and GFNI were detected.
-            Level::Gfni256 => unsafe { avx2::crypt(blocks, rk) },
+            Level::Gfni256 => unsafe { gfni256::crypt(blocks, rk) },
             // SAFETY: a SeedX86 at Vaes256 exists only where AVX2, AES and VAES were
             // detected.
             Level::Vaes256 => unsafe { vaes256::crypt(blocks, rk) },
@@ -307,163 +311,8 @@ macro_rules! seed_core {
     };
 }
 
-/// `gfni512`: 16 blocks per zmm register.
-mod avx512 {
-    use super::*;
+mod gfni512;
 
-    type V = __m512i;
-    const LANES: usize = 16;
-
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512bw,gfni")]
-    fn set1(w: u32) -> V {
-        _mm512_set1_epi32(w as i32)
-    }
-
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512bw,gfni")]
-    fn xor(a: V, b: V) -> V {
-        _mm512_xor_si512(a, b)
-    }
-
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512bw,gfni")]
-    fn xor3(a: V, b: V, c: V) -> V {
-        // Truth table 0x96: A ⊕ B ⊕ C.
-        _mm512_ternarylogic_epi32::<0x96>(a, b, c)
-    }
-
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512bw,gfni")]
-    fn add(a: V, b: V) -> V {
-        _mm512_add_epi32(a, b)
-    }
-
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512bw,gfni")]
-    fn lane0(v: V) -> u32 {
-        _mm_cvtsi128_si32(_mm512_castsi512_si128(v)) as u32
-    }
-
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512bw,gfni")]
-    fn shuffle(idx: &[u8; 16]) -> V {
-        // SAFETY: `idx` is 16 readable bytes; loadu has no alignment requirement.
-        _mm512_broadcast_i32x4(unsafe { _mm_loadu_si128(idx.as_ptr().cast()) })
-    }
-
-    /// Vector constants of G, built once per call.
-    pub(super) struct Consts {
-        to_aes: V,
-        s1: V,
-        s2: V,
-        mix: [V; 4],
-        odd: V,
-        rotl8: V,
-        rotl24: V,
-    }
-
-    impl Consts {
-        #[inline]
-        #[target_feature(enable = "avx512f,avx512bw,gfni")]
-        pub(super) fn new() -> Self {
-            Consts {
-                to_aes: _mm512_set1_epi64(GFNI_TO_AES as i64),
-                s1: _mm512_set1_epi64(GFNI_S1 as i64),
-                s2: _mm512_set1_epi64(GFNI_S2 as i64),
-                mix: MIX.map(|m| set1(m)),
-                odd: _mm512_set1_epi16(0xff00u16 as i16),
-                // Two of the three rotations as byte shuffles (port 5) rather than
-                // `vprold` (port 0, which the GFNI instructions also need). `black_box`
-                // hides the indices so the compiler does not turn them back into
-                // rotations; they are public constants.
-                rotl8: shuffle(core::hint::black_box(&ROTL8)),
-                rotl24: shuffle(core::hint::black_box(&ROTL24)),
-            }
-        }
-    }
-
-    /// G on 16 words: S-boxes on GFNI, then the masked mixing.
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512bw,gfni")]
-    fn g(x: V, c: &Consts) -> V {
-        let t = _mm512_gf2p8affine_epi64_epi8::<0>(x, c.to_aes);
-        let u = _mm512_gf2p8affineinv_epi64_epi8::<{ B1 as i32 }>(t, c.s1);
-        let v = _mm512_gf2p8affineinv_epi64_epi8::<{ B2 as i32 }>(t, c.s2);
-        // Even bytes S1, odd bytes S2 (the compiler merges this into a masked
-        // `gf2p8affineinvqb`).
-        let y = _mm512_mask_blend_epi8(0xaaaa_aaaa_aaaa_aaaa, u, v);
-        // Truth table 0x6a: (A & B) ⊕ C.
-        let z = _mm512_and_si512(y, c.mix[0]);
-        let z = _mm512_ternarylogic_epi32::<0x6a>(_mm512_shuffle_epi8(y, c.rotl8), c.mix[1], z);
-        let z = _mm512_ternarylogic_epi32::<0x6a>(_mm512_rol_epi32::<16>(y), c.mix[2], z);
-        _mm512_ternarylogic_epi32::<0x6a>(_mm512_shuffle_epi8(y, c.rotl24), c.mix[3], z)
-    }
-
-    /// G with a shorter dependency chain for a lone register (one more instruction): the
-    /// two `gf2p8affineinvqb` run side by side and a select joins them (the compiler
-    /// would otherwise chain them as a merge-masked pair), and the mixing is a tree of
-    /// depth three.
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512bw,gfni")]
-    fn g_latency(x: V, c: &Consts) -> V {
-        let t = _mm512_gf2p8affine_epi64_epi8::<0>(x, c.to_aes);
-        let u = _mm512_gf2p8affineinv_epi64_epi8::<{ B1 as i32 }>(t, c.s1);
-        let v = _mm512_gf2p8affineinv_epi64_epi8::<{ B2 as i32 }>(t, c.s2);
-        // Truth table 0xca: A ? B : C (odd bytes from v).
-        let y = _mm512_ternarylogic_epi32::<0xca>(c.odd, v, u);
-        let a = _mm512_ternarylogic_epi32::<0x6a>(
-            _mm512_shuffle_epi8(y, c.rotl8),
-            c.mix[1],
-            _mm512_and_si512(y, c.mix[0]),
-        );
-        let b = _mm512_and_si512(_mm512_rol_epi32::<16>(y), c.mix[2]);
-        let d = _mm512_and_si512(_mm512_shuffle_epi8(y, c.rotl24), c.mix[3]);
-        xor3(a, b, d)
-    }
-
-    /// 4×4 word transpose inside each 128-bit lane (an involution).
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512bw,gfni")]
-    fn transpose(x: [V; 4]) -> [V; 4] {
-        let t0 = _mm512_unpacklo_epi32(x[0], x[1]);
-        let t1 = _mm512_unpackhi_epi32(x[0], x[1]);
-        let t2 = _mm512_unpacklo_epi32(x[2], x[3]);
-        let t3 = _mm512_unpackhi_epi32(x[2], x[3]);
-        [
-            _mm512_unpacklo_epi64(t0, t2),
-            _mm512_unpackhi_epi64(t0, t2),
-            _mm512_unpacklo_epi64(t1, t3),
-            _mm512_unpackhi_epi64(t1, t3),
-        ]
-    }
-
-    /// Loads 16 blocks as the words [W0, W1, W2, W3] of every block.
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512bw,gfni")]
-    unsafe fn load_group(p: *const u8) -> [V; 4] {
-        let bswap = shuffle(&BSWAP32);
-        transpose(core::array::from_fn(|i| {
-            // SAFETY: the caller guarantees 256 readable bytes at `p`.
-            _mm512_shuffle_epi8(unsafe { _mm512_loadu_si512(p.add(64 * i).cast()) }, bswap)
-        }))
-    }
-
-    /// Stores the words [W0, W1, W2, W3] of 16 blocks.
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512bw,gfni")]
-    unsafe fn store_group(p: *mut u8, w: [V; 4]) {
-        let bswap = shuffle(&BSWAP32);
-        for (i, x) in transpose(w).into_iter().enumerate() {
-            // SAFETY: the caller guarantees 256 writable bytes at `p`.
-            unsafe { _mm512_storeu_si512(p.add(64 * i).cast(), _mm512_shuffle_epi8(x, bswap)) };
-        }
-    }
-
-    seed_core!("avx512f,avx512bw,gfni", GROUPS_512);
-}
-
-/// `gfni256`: 8 blocks per ymm register (VEX-encoded GFNI, no AVX-512).
 /// The AVX2 lane primitives [`seed_core`] needs besides G and its constants (`set1`,
 /// `xor`, `xor3`, `add`, `lane0`, `shuffle`, `transpose`, `load_group`, `store_group`),
 /// for the 256-bit levels, enabled for `$features`.
@@ -549,147 +398,9 @@ macro_rules! avx2_lanes {
     };
 }
 
-/// `gfni256`: 8 blocks per ymm register, S-boxes on GFNI.
-mod avx2 {
-    use super::*;
+mod gfni256;
 
-    avx2_lanes!("avx2,gfni");
-
-    /// Vector constants of G, built once per call.
-    pub(super) struct Consts {
-        to_aes: V,
-        s1: V,
-        s2: V,
-        odd: V,
-        mix: [V; 4],
-        rotl: [V; 3],
-    }
-
-    impl Consts {
-        #[inline]
-        #[target_feature(enable = "avx2,gfni")]
-        pub(super) fn new() -> Self {
-            Consts {
-                to_aes: _mm256_set1_epi64x(GFNI_TO_AES as i64),
-                s1: _mm256_set1_epi64x(GFNI_S1 as i64),
-                s2: _mm256_set1_epi64x(GFNI_S2 as i64),
-                odd: _mm256_set1_epi16(0xff00u16 as i16),
-                mix: MIX.map(|m| set1(m)),
-                rotl: [shuffle(&ROTL8), shuffle(&ROTL16), shuffle(&ROTL24)],
-            }
-        }
-    }
-
-    /// G on 8 words: S-boxes on GFNI, then the masked mixing (rotations as byte shuffles).
-    #[inline]
-    #[target_feature(enable = "avx2,gfni")]
-    fn g(x: V, c: &Consts) -> V {
-        let t = _mm256_gf2p8affine_epi64_epi8::<0>(x, c.to_aes);
-        let u = _mm256_gf2p8affineinv_epi64_epi8::<{ B1 as i32 }>(t, c.s1);
-        let v = _mm256_gf2p8affineinv_epi64_epi8::<{ B2 as i32 }>(t, c.s2);
-        // Even bytes S1, odd bytes S2 (blendv takes the second operand where the mask
-        // byte's top bit is set).
-        let y = _mm256_blendv_epi8(u, v, c.odd);
-        let masked = |r: V, m: V| _mm256_and_si256(r, m);
-        let rot = |i: usize| _mm256_shuffle_epi8(y, c.rotl[i]);
-        let z0 = xor(masked(y, c.mix[0]), masked(rot(0), c.mix[1]));
-        let z1 = xor(masked(rot(1), c.mix[2]), masked(rot(2), c.mix[3]));
-        xor(z0, z1)
-    }
-
-    /// On AVX2 the two `gf2p8affineinvqb` already run side by side.
-    #[inline]
-    #[target_feature(enable = "avx2,gfni")]
-    fn g_latency(x: V, c: &Consts) -> V {
-        g(x, c)
-    }
-
-    seed_core!("avx2,gfni", GROUPS_256);
-}
-
-/// `vaes256`: 8 blocks per ymm register, S-boxes through VAESENCLAST (no GFNI needed).
-///
-/// Per G, on 32 bytes: undo the ShiftRows that AESENCLAST will apply (one byte shuffle),
-/// map into AES's field (two nibble lookups), VAESENCLAST with a zero round key (AES's
-/// inversion and affine map), then each S-box's map back (two nibble lookups per S-box
-/// kind; see [`super::field::NibbleMap`]) and the same byte blend and mixing as `gfni256`.
-mod vaes256 {
-    use super::*;
-
-    avx2_lanes!("avx2,aes,vaes");
-
-    /// Vector constants of G, built once per call.
-    pub(super) struct Consts {
-        inv_shift_rows: V,
-        low: V,
-        to_aes: [V; 2],
-        s1: [V; 2],
-        s2: [V; 2],
-        odd: V,
-        mix: [V; 4],
-        rotl: [V; 3],
-    }
-
-    impl Consts {
-        #[inline]
-        #[target_feature(enable = "avx2,aes,vaes")]
-        pub(super) fn new() -> Self {
-            let tables = |m: &NibbleMap| [shuffle(&m.lo), shuffle(&m.hi)];
-            Consts {
-                inv_shift_rows: shuffle(&INV_SHIFT_ROWS),
-                low: _mm256_set1_epi8(0x0f),
-                to_aes: tables(&AES_IN),
-                s1: tables(&AES_OUT_S1),
-                s2: tables(&AES_OUT_S2),
-                odd: _mm256_set1_epi16(0xff00u16 as i16),
-                mix: MIX.map(|m| set1(m)),
-                rotl: [shuffle(&ROTL8), shuffle(&ROTL16), shuffle(&ROTL24)],
-            }
-        }
-    }
-
-    /// The two nibble lookups of a byte map, on bytes already split into nibbles.
-    #[inline]
-    #[target_feature(enable = "avx2,aes,vaes")]
-    fn map(lo: V, hi: V, t: &[V; 2]) -> V {
-        xor(_mm256_shuffle_epi8(t[0], lo), _mm256_shuffle_epi8(t[1], hi))
-    }
-
-    /// A vector's bytes as low and high nibbles.
-    #[inline]
-    #[target_feature(enable = "avx2,aes,vaes")]
-    fn nibbles(x: V, low: V) -> (V, V) {
-        (
-            _mm256_and_si256(x, low),
-            _mm256_and_si256(_mm256_srli_epi16::<4>(x), low),
-        )
-    }
-
-    /// G on 8 words.
-    #[inline]
-    #[target_feature(enable = "avx2,aes,vaes")]
-    fn g(x: V, c: &Consts) -> V {
-        let (lo, hi) = nibbles(_mm256_shuffle_epi8(x, c.inv_shift_rows), c.low);
-        let t = map(lo, hi, &c.to_aes);
-        let s = _mm256_aesenclast_epi128(t, _mm256_setzero_si256());
-        let (lo, hi) = nibbles(s, c.low);
-        let y = _mm256_blendv_epi8(map(lo, hi, &c.s1), map(lo, hi, &c.s2), c.odd);
-        let masked = |r: V, m: V| _mm256_and_si256(r, m);
-        let rot = |i: usize| _mm256_shuffle_epi8(y, c.rotl[i]);
-        let z0 = xor(masked(y, c.mix[0]), masked(rot(0), c.mix[1]));
-        let z1 = xor(masked(rot(1), c.mix[2]), masked(rot(2), c.mix[3]));
-        xor(z0, z1)
-    }
-
-    /// One chain of dependent instructions already; nothing shorter to take.
-    #[inline]
-    #[target_feature(enable = "avx2,aes,vaes")]
-    fn g_latency(x: V, c: &Consts) -> V {
-        g(x, c)
-    }
-
-    seed_core!("avx2,aes,vaes", GROUPS_256);
-}
+mod vaes256;
 
 #[cfg(test)]
 mod tests {
