@@ -20,6 +20,7 @@ use bitweave::aead::{PiBackend, PiCipher, PiVariant};
 use clap::Args;
 use zeroize::Zeroizing;
 
+use crate::args::{parse_hex, IoArgs};
 use crate::input;
 use crate::output::{reason, Output};
 
@@ -44,29 +45,11 @@ pub struct AeadArgs {
     /// aead-dec only: write the decrypted secret message number to FILE as hex.
     #[arg(long = "nsec-out", value_name = "FILE")]
     nsec_out: Option<PathBuf>,
-    /// Input file (default: standard input).
-    #[arg(short = 'i', long = "in")]
-    input: Option<PathBuf>,
-    /// Output file (default: standard output); written atomically.
-    #[arg(short = 'o', long = "out")]
-    output: Option<PathBuf>,
+    #[command(flatten)]
+    io: IoArgs,
     /// Backend: ref, portable, avx2, avx512 (default: the best this CPU runs).
     #[arg(long)]
     backend: Option<String>,
-}
-
-fn parse_hex(what: &str, s: &str) -> Result<Zeroizing<Vec<u8>>> {
-    match hex::decode(s) {
-        Ok(v) => Ok(Zeroizing::new(v)),
-        Err(hex::FromHexError::OddLength) => bail!("{what} is not valid hex: odd number of digits"),
-        Err(hex::FromHexError::InvalidHexCharacter { index, .. }) => {
-            bail!(
-                "{what} is not valid hex: bad digit at position {}",
-                index + 1
-            )
-        }
-        Err(e) => bail!("{what} is not valid hex: {e}"),
-    }
 }
 
 /// Bytes read per step.
@@ -166,13 +149,13 @@ pub fn run(args: AeadArgs, encrypt: bool) -> Result<()> {
         reader: mut input,
         name: in_name,
         ..
-    } = input::open(args.input.as_deref())?;
+    } = input::open(args.io.input.as_deref())?;
     let mut piece = Zeroizing::new(Vec::with_capacity(CHUNK + 2 * variant.rate()));
 
     if encrypt {
         let mut sealer = pi.sealer(&npub, Some(&nsec))?;
         sealer.ad(&ad);
-        let mut out = Output::open(args.output.as_deref())?;
+        let mut out = Output::open(args.io.output.as_deref())?;
         let mut sealing = sealer.start(&mut piece);
         out.write(&piece)?;
         for_each_chunk(&mut input, &in_name, |c| {
@@ -189,7 +172,7 @@ pub fn run(args: AeadArgs, encrypt: bool) -> Result<()> {
     let mut opener = pi.opener(&npub, true)?;
     opener.ad(&ad);
     let mut opening = opener.start();
-    let mut held = Held::open(args.output.as_deref())?;
+    let mut held = Held::open(args.io.output.as_deref())?;
     for_each_chunk(&mut input, &in_name, |c| {
         piece.clear();
         opening.update_unverified(c, &mut piece);

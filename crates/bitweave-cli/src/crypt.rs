@@ -1,13 +1,13 @@
 //! `bitweave enc` / `bitweave dec`: raw encryption compatible with `openssl enc`.
 
 use std::io::Read;
-use std::path::PathBuf;
 
 use anyhow::{anyhow, bail, Result};
 use bitweave::{salted, Cipher, Crypter, Direction, Suite};
 use clap::Args;
 use zeroize::Zeroizing;
 
+use crate::args::{parse_hex, IoArgs};
 use crate::base64;
 use crate::input;
 use crate::output::{reason, Output};
@@ -79,33 +79,14 @@ pub struct CryptArgs {
     /// Interleave N chains (cbc, cfb, ofb); 1 is the standard mode.
     #[arg(long, default_value_t = 1, value_name = "N")]
     interleave: usize,
-    /// Input file (default, or `-`: standard input).
-    #[arg(short = 'i', long = "in")]
-    input: Option<PathBuf>,
-    /// Output file (default, or `-`: standard output); a regular file is replaced only
-    /// on success, a device or FIFO written directly.
-    #[arg(short = 'o', long = "out")]
-    output: Option<PathBuf>,
+    #[command(flatten)]
+    io: IoArgs,
     /// Backend to use (see `bitweave list`); default: the best this CPU runs.
     #[arg(long)]
     backend: Option<String>,
     /// Threads for large inputs (0 = all cores); the output is the same for any value.
     #[arg(long, default_value_t = 0, value_name = "N")]
     threads: usize,
-}
-
-fn parse_hex(what: &str, s: &str) -> Result<Zeroizing<Vec<u8>>> {
-    match hex::decode(s) {
-        Ok(v) => Ok(Zeroizing::new(v)),
-        Err(hex::FromHexError::OddLength) => bail!("{what} is not valid hex: odd number of digits"),
-        Err(hex::FromHexError::InvalidHexCharacter { index, .. }) => {
-            bail!(
-                "{what} is not valid hex: bad digit at position {}",
-                index + 1
-            )
-        }
-        Err(e) => bail!("{what} is not valid hex: {e}"),
-    }
 }
 
 pub fn run(args: CryptArgs, direction: Direction, quiet: bool) -> Result<()> {
@@ -124,7 +105,7 @@ pub fn run(args: CryptArgs, direction: Direction, quiet: bool) -> Result<()> {
         Some(s) => Some(parse_hex("IV (--iv)", s)?),
         None => None,
     };
-    let mut input = input::open(args.input.as_deref())?;
+    let mut input = input::open(args.io.input.as_deref())?;
     if args.base64 && direction == Direction::Decrypt {
         let text = std::mem::replace(&mut input.reader, Box::new(std::io::empty()));
         input.reader = Box::new(base64::Decoder::new(text));
@@ -164,7 +145,7 @@ pub fn run(args: CryptArgs, direction: Direction, quiet: bool) -> Result<()> {
         .with_threads(args.threads);
     let crypter = params.crypter(&cipher, direction, &iv)?;
 
-    let mut out = Output::open(args.output.as_deref())?;
+    let mut out = Output::open(args.io.output.as_deref())?;
     let mut encoder = (args.base64 && direction == Direction::Encrypt)
         .then(|| base64::Encoder::new(!args.base64_one_line));
     if let Some(h) = header {

@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod aead;
+mod args;
 mod base64;
 mod crypt;
 mod input;

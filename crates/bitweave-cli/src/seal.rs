@@ -17,6 +17,7 @@ use bitweave::seal::{self, Argon2Params, OpenOptions, SealError, SealOptions, Se
 use clap::Args;
 use zeroize::Zeroizing;
 
+use crate::args::IoArgs;
 use crate::input;
 use crate::output::{is_std, reason, Output};
 use crate::password::{first_line, prompt, read_secret_file};
@@ -59,12 +60,8 @@ pub struct SealArgs {
     /// Worker threads (0 = all cores); the output does not depend on it.
     #[arg(long, default_value_t = 0, value_name = "N")]
     threads: usize,
-    /// Input file (default: standard input).
-    #[arg(short = 'i', long = "in")]
-    input: Option<PathBuf>,
-    /// Output file (default: standard output); written atomically.
-    #[arg(short = 'o', long = "out")]
-    output: Option<PathBuf>,
+    #[command(flatten)]
+    io: IoArgs,
 }
 
 #[derive(Args)]
@@ -74,12 +71,8 @@ pub struct OpenArgs {
     /// Worker threads (0 = all cores).
     #[arg(long, default_value_t = 0, value_name = "N")]
     threads: usize,
-    /// Input file (default: standard input).
-    #[arg(short = 'i', long = "in")]
-    input: Option<PathBuf>,
-    /// Output file (default: standard output); created only if everything authenticates.
-    #[arg(short = 'o', long = "out")]
-    output: Option<PathBuf>,
+    #[command(flatten)]
+    io: IoArgs,
 }
 
 /// `1024`, `64K`, `1M` → log2, for powers of two in the format's range.
@@ -182,23 +175,23 @@ pub fn run_seal(args: SealArgs, quiet: bool) -> Result<()> {
     };
     opts.argon2.validate()?;
     let secret = secret(&args.secret, true)?;
-    let reader = input(args.input.as_deref(), "seal", quiet)?;
-    let mut out = Output::open(args.output.as_deref())?;
+    let reader = input(args.io.input.as_deref(), "seal", quiet)?;
+    let mut out = Output::open(args.io.output.as_deref())?;
     if let Err(e) = seal::seal(reader, out.as_writer(), &secret, &opts) {
-        return Err(describe(e, args.input.as_deref(), &out));
+        return Err(describe(e, args.io.input.as_deref(), &out));
     }
     out.commit()
 }
 
 pub fn run_open(args: OpenArgs, quiet: bool) -> Result<()> {
     let secret = secret(&args.secret, false)?;
-    let reader = input(args.input.as_deref(), "open", quiet)?;
-    let mut out = Output::open(args.output.as_deref())?;
+    let reader = input(args.io.input.as_deref(), "open", quiet)?;
+    let mut out = Output::open(args.io.output.as_deref())?;
     let opts = OpenOptions {
         threads: args.threads,
     };
     if let Err(e) = seal::open(reader, out.as_writer(), &secret, &opts) {
-        return Err(describe(e, args.input.as_deref(), &out));
+        return Err(describe(e, args.io.input.as_deref(), &out));
     }
     out.commit()
 }

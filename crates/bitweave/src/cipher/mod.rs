@@ -13,6 +13,7 @@ use crate::error::{Error, Result};
 
 pub mod aes;
 pub mod des;
+pub(crate) mod gf256;
 pub(crate) mod planes;
 pub mod seed;
 

@@ -16,32 +16,17 @@ pub mod state;
 #[cfg(target_arch = "x86_64")]
 pub mod x86;
 
+/// AES's field: GF(2^8) modulo x^8 + x^4 + x^3 + x + 1 (the polynomial's low byte).
+const AES_POLY: u8 = 0x1b;
+
 /// Multiplication in GF(2^8) modulo the AES polynomial x^8+x^4+x^3+x+1.
-pub const fn gf_mul(mut a: u8, mut b: u8) -> u8 {
-    let mut r = 0u8;
-    while b != 0 {
-        if b & 1 != 0 {
-            r ^= a;
-        }
-        let carry = a & 0x80;
-        a <<= 1;
-        if carry != 0 {
-            a ^= 0x1b;
-        }
-        b >>= 1;
-    }
-    r
+pub const fn gf_mul(a: u8, b: u8) -> u8 {
+    super::gf256::mul(a, b, AES_POLY)
 }
 
 /// x^254 = x^-1 in GF(2^8) (0 maps to 0).
 const fn gf_inv(x: u8) -> u8 {
-    let mut r = 1u8;
-    let mut i = 0;
-    while i < 254 {
-        r = gf_mul(r, x);
-        i += 1;
-    }
-    r
+    super::gf256::pow(x, 254, AES_POLY)
 }
 
 const fn build_sbox() -> [u8; 256] {

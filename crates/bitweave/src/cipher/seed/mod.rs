@@ -25,33 +25,17 @@ pub mod soft;
 #[cfg(target_arch = "x86_64")]
 pub mod x86;
 
-const fn gf_mul(mut a: u8, mut b: u8) -> u8 {
-    let mut r = 0u8;
-    while b != 0 {
-        if b & 1 != 0 {
-            r ^= a;
-        }
-        let carry = a & 0x80;
-        a <<= 1;
-        if carry != 0 {
-            a ^= 0x63; // x^8 = x^6 + x^5 + x + 1
-        }
-        b >>= 1;
-    }
-    r
+/// SEED's field: GF(2^8) modulo x^8 + x^6 + x^5 + x + 1 (the polynomial's low byte).
+const SEED_POLY: u8 = 0x63;
+
+/// Multiplication in SEED's field (the tests check the field maps against it).
+#[cfg(test)]
+const fn gf_mul(a: u8, b: u8) -> u8 {
+    super::gf256::mul(a, b, SEED_POLY)
 }
 
-const fn gf_pow(x: u8, mut n: u32) -> u8 {
-    let mut r = 1u8;
-    let mut base = x;
-    while n != 0 {
-        if n & 1 != 0 {
-            r = gf_mul(r, base);
-        }
-        base = gf_mul(base, base);
-        n >>= 1;
-    }
-    r
+const fn gf_pow(x: u8, n: u32) -> u8 {
+    super::gf256::pow(x, n, SEED_POLY)
 }
 
 /// Applies the GF(2)-linear map whose column j (image of bit j) is `cols[j]`.
