@@ -38,15 +38,15 @@ impl Inner {
         let (key, b) = (&pi.key[..], pi.backend);
         match pi.variant.word_bits() {
             16 => {
-                let (p, s) = super::stream_fns::<u16>(b);
+                let (p, s) = super::backend::stream_fns::<u16>(b);
                 Inner::W16(Core::new(key, npub, p, s))
             }
             32 => {
-                let (p, s) = super::stream_fns::<u32>(b);
+                let (p, s) = super::backend::stream_fns::<u32>(b);
                 Inner::W32(Core::new(key, npub, p, s))
             }
             _ => {
-                let (p, s) = super::stream_fns::<u64>(b);
+                let (p, s) = super::backend::stream_fns::<u64>(b);
                 Inner::W64(Core::new(key, npub, p, s))
             }
         }

@@ -1,0 +1,310 @@
+//! Which π-Cipher engine runs a call, and the dispatch to it: the reference, the portable
+//! scalar π, and the AVX2/AVX-512 whole-step and lane kernels, by message shape.
+
+use super::pi::engine::{self, Job, Out, WholeSteps};
+use super::pi::word::Word;
+use super::pi::{self, Sealed};
+use super::PiVariant;
+use crate::cpu::Feature;
+use crate::error::{Error, Result};
+
+/// How π-Cipher is computed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PiBackend {
+    /// The plain reference, one block at a time.
+    Reference,
+    /// The lane engine, vectorised for the build's baseline only.
+    Portable,
+    /// The lane engine with AVX2 (4×64, 8×32 or 16×16-bit lanes).
+    Avx2,
+    /// The AVX-512 F/BW/VL/VBMI2 whole-step kernel for runs of one message's blocks, and
+    /// AVX2's for the rest. Its lane engine is AVX2's: an AVX-512 lane kernel (the portable
+    /// one compiled for AVX-512) ran 256-768 B messages 1.5-2.5× slower than AVX2's and
+    /// many messages no faster (AMD Zen 4, 2026-11-26).
+    Avx512,
+}
+
+impl PiBackend {
+    pub const ALL: [PiBackend; 4] = [
+        PiBackend::Reference,
+        PiBackend::Portable,
+        PiBackend::Avx2,
+        PiBackend::Avx512,
+    ];
+
+    /// The name for `--backend` and `bitweave list`.
+    pub fn name(self) -> &'static str {
+        match self {
+            PiBackend::Reference => "ref",
+            PiBackend::Portable => "portable",
+            PiBackend::Avx2 => "avx2",
+            PiBackend::Avx512 => "avx512",
+        }
+    }
+
+    /// CPU features the backend needs.
+    pub fn features(self) -> &'static [Feature] {
+        match self {
+            PiBackend::Reference | PiBackend::Portable => &[],
+            PiBackend::Avx2 => &[Feature::Avx2],
+            PiBackend::Avx512 => &[
+                Feature::Avx512f,
+                Feature::Avx512bw,
+                Feature::Avx512vl,
+                Feature::Avx512vbmi2,
+            ],
+        }
+    }
+
+    /// CPU features the backend needs, as `a+b` (`-` for none).
+    pub fn needs(self) -> String {
+        crate::cpu::describe(self.features())
+    }
+
+    /// Whether this CPU runs it (under the tier cap, see [`crate::cpu`]).
+    pub fn available(self) -> bool {
+        match self {
+            PiBackend::Reference | PiBackend::Portable => true,
+            #[cfg(target_arch = "x86_64")]
+            PiBackend::Avx2 => pi::x86::has_avx2(),
+            #[cfg(target_arch = "x86_64")]
+            PiBackend::Avx512 => pi::x86::has_avx512(),
+            #[cfg(not(target_arch = "x86_64"))]
+            _ => false,
+        }
+    }
+
+    /// Lanes (blocks processed together) for a word size.
+    pub fn lanes(self, word_bits: usize) -> usize {
+        match (self, word_bits) {
+            (PiBackend::Reference, _) => 1,
+            (PiBackend::Portable, _) => 1,
+            (PiBackend::Avx2 | PiBackend::Avx512, w) => 256 / w,
+        }
+    }
+
+    /// The fastest backend this CPU runs.
+    pub fn best() -> PiBackend {
+        [PiBackend::Avx512, PiBackend::Avx2]
+            .into_iter()
+            .find(|b| b.available())
+            .unwrap_or(PiBackend::Portable)
+    }
+
+    /// The backend named `name`, or [`best`](Self::best) for `None`; an unknown name or one
+    /// this CPU cannot run is an error, never a silent fallback.
+    pub fn select(name: Option<&str>) -> Result<PiBackend> {
+        crate::cpu::check().map_err(|e| Error::CpuCap(e.to_string()))?;
+        let Some(name) = name else {
+            return Ok(PiBackend::best());
+        };
+        let b = PiBackend::ALL
+            .into_iter()
+            .find(|b| b.name() == name)
+            .ok_or_else(|| Error::UnknownBackend(name.to_string()))?;
+        if !b.available() {
+            return Err(Error::BackendUnavailable {
+                backend: name.to_string(),
+                needs: crate::cpu::missing(b.features()),
+            });
+        }
+        Ok(b)
+    }
+}
+
+pub(super) fn dispatch_ref_enc(
+    v: PiVariant,
+    key: &[u8],
+    npub: &[u8],
+    nsec: Option<&[u8]>,
+    ad: &[u8],
+    msg: &[u8],
+) -> Vec<u8> {
+    use pi::reference::encrypt;
+    match v.word_bits() {
+        16 => encrypt::<u16>(key, npub, nsec, ad, msg),
+        32 => encrypt::<u32>(key, npub, nsec, ad, msg),
+        _ => encrypt::<u64>(key, npub, nsec, ad, msg),
+    }
+}
+
+pub(super) fn dispatch_ref_dec(
+    v: PiVariant,
+    key: &[u8],
+    npub: &[u8],
+    with_nsec: bool,
+    ad: &[u8],
+    c: &[u8],
+) -> Sealed {
+    use pi::reference::decrypt;
+    match v.word_bits() {
+        16 => decrypt::<u16>(key, npub, with_nsec, ad, c),
+        32 => decrypt::<u32>(key, npub, with_nsec, ad, c),
+        _ => decrypt::<u64>(key, npub, with_nsec, ad, c),
+    }
+}
+
+/// Runs the lane engine with the backend's kernels for the variant's word size.
+pub(super) fn run_fast(
+    v: PiVariant,
+    b: PiBackend,
+    decrypt: bool,
+    jobs: &[Job<'_>],
+    outs: &mut [Out<'_>],
+) {
+    match v.word_bits() {
+        16 => run_word::<u16, 16>(b, blocks_for(b), decrypt, jobs, outs),
+        32 => run_word::<u32, 8>(b, blocks_for(b), decrypt, jobs, outs),
+        _ => run_word::<u64, 4>(b, blocks_for(b), decrypt, jobs, outs),
+    }
+}
+
+/// The whole-step kernels for runs of one message's blocks (AVX2 and AVX-512), widest
+/// first.
+#[cfg(target_arch = "x86_64")]
+fn blocks_for<W: pi::x86::WideWord>(b: PiBackend) -> WholeSteps<W> {
+    match b {
+        PiBackend::Avx512 => [Some(W::AVX512), Some(W::AVX2)],
+        PiBackend::Avx2 => [Some(W::AVX2), None],
+        _ => [None, None],
+    }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn blocks_for<W: Word>(_: PiBackend) -> WholeSteps<W> {
+    [None, None]
+}
+
+/// Lanes per kernel call: `L2` for AVX2 and AVX-512 (one 256-bit register per word); the
+/// portable backend runs one state at a time (see [`steps_portable`]). `blocks` (the
+/// whole-step kernels of the AVX2 and AVX-512 backends) has no use off x86-64.
+#[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
+fn run_word<W: Word, const L2: usize>(
+    b: PiBackend,
+    blocks: WholeSteps<W>,
+    decrypt: bool,
+    jobs: &[Job<'_>],
+    outs: &mut [Out<'_>],
+) {
+    use pi::lanes::pi_portable;
+    match b {
+        #[cfg(target_arch = "x86_64")]
+        PiBackend::Avx2 | PiBackend::Avx512 => {
+            engine::run::<W, L2>(pi::x86::pi_avx2::<W, L2>, blocks, decrypt, jobs, outs)
+        }
+        // One lane: below the wide threshold, so every π is the scalar `pi_single`.
+        _ => engine::run::<W, 1>(pi_portable::<W, 1>, [None, None], decrypt, jobs, outs),
+    }
+}
+
+/// The incremental API's π for serial steps and its bulk path, for a backend.
+#[cfg(target_arch = "x86_64")]
+pub(super) fn stream_fns<W: pi::x86::WideWord>(
+    b: PiBackend,
+) -> (fn(&mut [W; 16]), pi::stream::Steps<W>) {
+    match b {
+        PiBackend::Reference => (pi::reference::pi::<W>, steps_ref::<W>),
+        PiBackend::Portable => (pi::lanes::pi_single::<W>, steps_portable::<W>),
+        PiBackend::Avx2 => (pi::lanes::pi_single::<W>, steps_vector::<W, false>),
+        PiBackend::Avx512 => (pi::lanes::pi_single::<W>, steps_vector::<W, true>),
+    }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+pub(super) fn stream_fns<W: Word>(b: PiBackend) -> (fn(&mut [W; 16]), pi::stream::Steps<W>) {
+    match b {
+        PiBackend::Reference => (pi::reference::pi::<W>, steps_ref::<W>),
+        _ => (pi::lanes::pi_single::<W>, steps_portable::<W>),
+    }
+}
+
+/// Lanes of the AVX2 and AVX-512 lane kernels: one 256- or 512-bit register per word.
+#[cfg(target_arch = "x86_64")]
+const fn lanes_of<W: Word>(bits: usize) -> usize {
+    bits / (8 * W::BYTES)
+}
+
+fn steps_ref<W: Word>(m: u8, c: &[W; 16], ctr: u64, d: &[u8], o: &mut [u8], t: &mut [W; 8]) {
+    // One lane, always below the lane threshold: every block on the reference π.
+    engine::steps::<W, 1>(
+        pi::lanes::pi_portable::<W, 1>,
+        [None, None],
+        pi::reference::pi::<W>,
+        m,
+        c,
+        ctr,
+        d,
+        o,
+        t,
+    )
+}
+
+/// The portable bulk path: the scalar π block by block. The word-sliced lane kernel,
+/// compiled for the baseline (SSE2 on x86-64), came out as scalar code with most words
+/// spilled: measured on AMD Zen 3 (2026-11-26, 16 KiB, one message) 13.4 / 31 / 86 c/B for
+/// π64 / π32 / π16 against 8.0 / 16.8 / 35 for the scalar π (5.9 / 11.9 / 24.5 since its
+/// rounds are written out, [`pi::lanes`]); two states interleaved as
+/// scalars (more ILP, more spills) measured no better. On ARM64 (31 registers, native
+/// rotates) the scalar π fits the register file better still.
+fn steps_portable<W: Word>(m: u8, c: &[W; 16], ctr: u64, d: &[u8], o: &mut [u8], t: &mut [W; 8]) {
+    lanes_steps::<W, 1>(
+        pi::lanes::pi_portable::<W, 1>,
+        [None, None],
+        m,
+        c,
+        ctr,
+        d,
+        o,
+        t,
+    )
+}
+
+/// The AVX2 and AVX-512 bulk paths: the backend's whole-step kernels (widest first) do
+/// the batches, and the tail under one batch goes through the AVX2 lane kernel.
+#[cfg(target_arch = "x86_64")]
+fn steps_vector<W: pi::x86::WideWord, const AVX512: bool>(
+    m: u8,
+    c: &[W; 16],
+    ctr: u64,
+    d: &[u8],
+    o: &mut [u8],
+    t: &mut [W; 8],
+) {
+    let backend = if AVX512 {
+        PiBackend::Avx512
+    } else {
+        PiBackend::Avx2
+    };
+    let blocks = blocks_for::<W>(backend);
+    use pi::x86::pi_avx2;
+    match lanes_of::<W>(256) {
+        16 => lanes_steps::<W, 16>(pi_avx2::<W, 16>, blocks, m, c, ctr, d, o, t),
+        8 => lanes_steps::<W, 8>(pi_avx2::<W, 8>, blocks, m, c, ctr, d, o, t),
+        _ => lanes_steps::<W, 4>(pi_avx2::<W, 4>, blocks, m, c, ctr, d, o, t),
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn lanes_steps<W: Word, const L: usize>(
+    kernel: engine::Kernel<W, L>,
+    blocks: WholeSteps<W>,
+    m: u8,
+    c: &[W; 16],
+    ctr: u64,
+    d: &[u8],
+    o: &mut [u8],
+    t: &mut [W; 8],
+) {
+    engine::steps::<W, L>(
+        kernel,
+        blocks,
+        pi::lanes::pi_single::<W>,
+        m,
+        c,
+        ctr,
+        d,
+        o,
+        t,
+    )
+}
