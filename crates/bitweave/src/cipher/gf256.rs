@@ -1,8 +1,13 @@
 //! Arithmetic in GF(2^8), for the tables and matrices AES and SEED derive at compile time
 //! from their fields' definitions (public constants: never run on secret data).
 
-/// `a · b` modulo `x^8 + poly`, `poly` being the reduction polynomial without its x^8 term:
-/// 0x1b for AES's x^8 + x^4 + x^3 + x + 1, 0x63 for SEED's x^8 + x^6 + x^5 + x + 1.
+/// AES's field: modulo x^8 + x^4 + x^3 + x + 1 (the polynomial without its x^8 term).
+pub const AES: u8 = 0x1b;
+/// SEED's field: modulo x^8 + x^6 + x^5 + x + 1.
+pub const SEED: u8 = 0x63;
+
+/// `a · b` modulo `x^8 + poly`, `poly` being the reduction polynomial without its x^8 term
+/// ([`AES`], [`SEED`]).
 pub const fn mul(mut a: u8, mut b: u8, poly: u8) -> u8 {
     let mut r = 0u8;
     while b != 0 {

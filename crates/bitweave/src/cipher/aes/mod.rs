@@ -16,17 +16,14 @@ pub mod state;
 #[cfg(target_arch = "x86_64")]
 pub mod x86;
 
-/// AES's field: GF(2^8) modulo x^8 + x^4 + x^3 + x + 1 (the polynomial's low byte).
-const AES_POLY: u8 = 0x1b;
-
 /// Multiplication in GF(2^8) modulo the AES polynomial x^8+x^4+x^3+x+1.
 pub const fn gf_mul(a: u8, b: u8) -> u8 {
-    super::gf256::mul(a, b, AES_POLY)
+    super::gf256::mul(a, b, super::gf256::AES)
 }
 
 /// x^254 = x^-1 in GF(2^8) (0 maps to 0).
 const fn gf_inv(x: u8) -> u8 {
-    super::gf256::pow(x, 254, AES_POLY)
+    super::gf256::pow(x, 254, super::gf256::AES)
 }
 
 const fn build_sbox() -> [u8; 256] {

@@ -31,31 +31,13 @@ pub const B1: u8 = 169;
 pub const B2: u8 = 56;
 
 /// Multiplication in AES's field (modulo Y^8+Y^4+Y^3+Y+1).
-pub const fn aes_mul(mut a: u8, mut b: u8) -> u8 {
-    let mut r = 0u8;
-    while b != 0 {
-        if b & 1 != 0 {
-            r ^= a;
-        }
-        let carry = a & 0x80;
-        a <<= 1;
-        if carry != 0 {
-            a ^= 0x1b;
-        }
-        b >>= 1;
-    }
-    r
+pub const fn aes_mul(a: u8, b: u8) -> u8 {
+    crate::cipher::gf256::mul(a, b, crate::cipher::gf256::AES)
 }
 
 /// Inversion in AES's field with 0 ↦ 0 (x^254), as `gf2p8affineinv` computes it.
 pub const fn aes_inv(x: u8) -> u8 {
-    let mut r = 1u8;
-    let mut i = 0;
-    while i < 254 {
-        r = aes_mul(r, x);
-        i += 1;
-    }
-    r
+    crate::cipher::gf256::pow(x, 254, crate::cipher::gf256::AES)
 }
 
 /// The first root in AES's field of SEED's polynomial X^8+X^6+X^5+X+1.

@@ -25,17 +25,14 @@ pub mod soft;
 #[cfg(target_arch = "x86_64")]
 pub mod x86;
 
-/// SEED's field: GF(2^8) modulo x^8 + x^6 + x^5 + x + 1 (the polynomial's low byte).
-const SEED_POLY: u8 = 0x63;
-
 /// Multiplication in SEED's field (the tests check the field maps against it).
 #[cfg(test)]
 const fn gf_mul(a: u8, b: u8) -> u8 {
-    super::gf256::mul(a, b, SEED_POLY)
+    super::gf256::mul(a, b, super::gf256::SEED)
 }
 
 const fn gf_pow(x: u8, n: u32) -> u8 {
-    super::gf256::pow(x, n, SEED_POLY)
+    super::gf256::pow(x, n, super::gf256::SEED)
 }
 
 /// Applies the GF(2)-linear map whose column j (image of bit j) is `cols[j]`.
