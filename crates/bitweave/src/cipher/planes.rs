@@ -12,8 +12,10 @@
 //! way), which would show up as a chained mode "slower than ECB" for no reason of its own.
 #![deny(unsafe_code)]
 
-use crate::cipher::{chains_by_rows, BlockCipher, Feedback};
-use crate::slice::{run_kernel, Kernel, Lanes, Width};
+use zeroize::{Zeroize, ZeroizeOnDrop};
+
+use crate::cipher::{chains_as_rows, chains_by_rows, BlockCipher, Feedback, ModeKernels};
+use crate::slice::{for_each_batch, run_kernel, Kernel, Lanes, Width};
 
 /// A keyed bitsliced cipher as the chain kernel sees it: one batch of `64·WORDS` blocks
 /// in plane form, loaded from blocks (or from the XOR of two block runs), run through the
@@ -249,5 +251,75 @@ fn slab_decrypt<B: BlockCipher>(backend: &B, cfb: bool, prev: &mut [u8], data: &
         crate::cipher::cfb_decrypt_by_slabs(backend, prev, data)
     } else {
         crate::cipher::cbc_decrypt_by_slabs(backend, prev, data)
+    }
+}
+
+/// A bitsliced cipher's keys: what a [`Sliced`] backend holds, handing out the cipher and
+/// its inverse as the kernels run them.
+pub(crate) trait PlaneKeys: Clone + Send + Sync + Zeroize {
+    /// The keyed cipher, as the kernels take it.
+    type Cipher<'a>: PlaneCipher
+    where
+        Self: 'a;
+    /// The cipher, or with `decrypt` the inverse cipher.
+    fn cipher(&self, decrypt: bool) -> Self::Cipher<'_>;
+}
+
+/// A bitsliced backend at one lane width (`sliced64/256/512`), for any cipher with
+/// [`PlaneKeys`]: ECB batches, interleaved chains and CBC/CFB decryption rows all run this
+/// module's kernels, so AES and DES differ only in their keys and circuits.
+#[derive(Clone, Zeroize, ZeroizeOnDrop)]
+pub(crate) struct Sliced<K: PlaneKeys> {
+    keys: K,
+    #[zeroize(skip)]
+    width: Width,
+}
+
+impl<K: PlaneKeys> Sliced<K> {
+    /// The backend with `keys` at `width`, or `None` if this CPU cannot run `width`.
+    pub(crate) fn with_keys(keys: K, width: Width) -> Option<Self> {
+        width.available().then_some(Sliced { keys, width })
+    }
+
+    fn crypt(&self, data: &mut [u8], decrypt: bool) {
+        let block = <K::Cipher<'_> as PlaneCipher>::BLOCK;
+        for_each_batch(self.width, block, data, |w, data| {
+            ecb_batches(&self.keys.cipher(decrypt), w, data)
+        });
+    }
+}
+
+impl<K: PlaneKeys> BlockCipher for Sliced<K> {
+    fn block_size(&self) -> usize {
+        <K::Cipher<'_> as PlaneCipher>::BLOCK
+    }
+    fn width(&self) -> usize {
+        self.width.lanes()
+    }
+    fn backend(&self) -> &'static str {
+        self.width.backend_name()
+    }
+    fn encrypt_blocks(&self, blocks: &mut [u8]) {
+        self.crypt(blocks, false)
+    }
+    fn decrypt_blocks(&self, blocks: &mut [u8]) {
+        self.crypt(blocks, true)
+    }
+}
+
+impl<K: PlaneKeys> ModeKernels for Sliced<K> {
+    fn encrypt_chains(&self, feedback: Feedback, state: &mut [u8], data: &mut [u8]) {
+        chains_as_rows(self, feedback, state, data)
+    }
+    fn encrypt_chain_rows(&self, feedback: Feedback, state: &mut [u8], rows: &mut [&mut [u8]]) {
+        let cipher = &self.keys.cipher(false);
+        encrypt_chain_rows(self, cipher, self.width, feedback, state, rows)
+    }
+    fn cbc_decrypt_rows(&self, prev: &mut [u8], data: &mut [u8]) {
+        decrypt_rows(self, &self.keys.cipher(true), self.width, false, prev, data)
+    }
+    /// CFB decryption runs the forward cipher.
+    fn cfb_decrypt_rows(&self, prev: &mut [u8], data: &mut [u8]) {
+        decrypt_rows(self, &self.keys.cipher(false), self.width, true, prev, data)
     }
 }

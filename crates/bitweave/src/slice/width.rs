@@ -118,12 +118,4 @@ impl Width {
             Width::W512 => &[crate::cpu::Feature::Avx512f],
         }
     }
-
-    /// The widest width this CPU runs.
-    pub fn best() -> Width {
-        [Width::W512, Width::W256, Width::W64]
-            .into_iter()
-            .find(|w| w.available())
-            .unwrap_or(Width::W64)
-    }
 }

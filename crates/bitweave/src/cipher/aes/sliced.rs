@@ -24,11 +24,10 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use super::circuit::{inv_mix_column, inv_sbox_linear_part, mix_column, sbox, sbox_linear_part};
 use super::KeySchedule;
-use crate::cipher::planes::{self, PlaneCipher};
-use crate::cipher::{chains_as_rows, BlockCipher, Feedback, ModeKernels};
+use crate::cipher::planes::{PlaneCipher, PlaneKeys, Sliced};
 use crate::slice::{
-    blocks16_from_planes, blocks16_from_planes_xor, for_each_batch, planes_from_blocks16,
-    planes_from_blocks16_xor, Lanes, Logic, Width,
+    blocks16_from_planes, blocks16_from_planes_xor, planes_from_blocks16, planes_from_blocks16_xor,
+    Lanes, Logic, Width,
 };
 
 // ---- 1. Round structure ----------------------------------------------------------------
@@ -145,7 +144,7 @@ pub fn crypt_planes_for_key<L: Logic>(s: &mut [L; 128], key: &[u8], decrypt: boo
 /// Round-key masks in the shape the chain, ECB and decryption kernels
 /// ([`crate::cipher::planes`]) take: the cipher, or with `decrypt` the inverse cipher
 /// (`keys` then in decryption order).
-struct AesPlanes<'a> {
+pub(crate) struct AesPlanes<'a> {
     keys: &'a [[u64; 128]],
     decrypt: bool,
 }
@@ -212,14 +211,23 @@ fn key_masks(bytes: [u8; 16], fold: bool) -> [u64; 128] {
     m
 }
 
-/// AES bitsliced at a given lane width.
+/// AES's round-key masks in both directions: what the `sliced` backends hold.
 #[derive(Clone, Zeroize, ZeroizeOnDrop)]
-pub struct AesSliced {
+pub(crate) struct AesKeys {
     enc: Vec<[u64; 128]>,
     dec: Vec<[u64; 128]>,
-    #[zeroize(skip)]
-    width: Width,
 }
+
+impl PlaneKeys for AesKeys {
+    type Cipher<'a> = AesPlanes<'a>;
+    fn cipher(&self, decrypt: bool) -> AesPlanes<'_> {
+        let keys = if decrypt { &self.dec } else { &self.enc };
+        AesPlanes { keys, decrypt }
+    }
+}
+
+/// AES bitsliced at a given lane width.
+pub(crate) type AesSliced = Sliced<AesKeys>;
 
 impl AesSliced {
     /// Keys the backend (`key` is 16, 24 or 32 bytes), or `None` if this CPU cannot run
@@ -234,55 +242,7 @@ impl AesSliced {
             .map(|r| key_masks(ks.round_key_bytes(r), r != 0))
             .collect();
         let dec = enc.iter().rev().copied().collect();
-        Some(AesSliced { enc, dec, width })
-    }
-
-    /// The cipher (or with `decrypt` the inverse cipher) as the kernels take it.
-    fn planes(&self, decrypt: bool) -> AesPlanes<'_> {
-        let keys = if decrypt { &self.dec } else { &self.enc };
-        AesPlanes { keys, decrypt }
-    }
-
-    fn crypt(&self, data: &mut [u8], decrypt: bool) {
-        for_each_batch(self.width, 16, data, |w, data| {
-            planes::ecb_batches(&self.planes(decrypt), w, data)
-        });
-    }
-}
-
-impl BlockCipher for AesSliced {
-    fn block_size(&self) -> usize {
-        16
-    }
-    fn width(&self) -> usize {
-        self.width.lanes()
-    }
-    fn backend(&self) -> &'static str {
-        self.width.backend_name()
-    }
-    fn encrypt_blocks(&self, blocks: &mut [u8]) {
-        self.crypt(blocks, false)
-    }
-    fn decrypt_blocks(&self, blocks: &mut [u8]) {
-        self.crypt(blocks, true)
-    }
-}
-
-impl ModeKernels for AesSliced {
-    fn encrypt_chains(&self, feedback: Feedback, state: &mut [u8], data: &mut [u8]) {
-        chains_as_rows(self, feedback, state, data)
-    }
-    fn encrypt_chain_rows(&self, feedback: Feedback, state: &mut [u8], rows: &mut [&mut [u8]]) {
-        let planes = &self.planes(false);
-        planes::encrypt_chain_rows(self, planes, self.width, feedback, state, rows)
-    }
-    fn cbc_decrypt_rows(&self, prev: &mut [u8], data: &mut [u8]) {
-        let planes = &self.planes(true);
-        planes::decrypt_rows(self, planes, self.width, false, prev, data)
-    }
-    fn cfb_decrypt_rows(&self, prev: &mut [u8], data: &mut [u8]) {
-        let planes = &self.planes(false);
-        planes::decrypt_rows(self, planes, self.width, true, prev, data)
+        Sliced::with_keys(AesKeys { enc, dec }, width)
     }
 }
 

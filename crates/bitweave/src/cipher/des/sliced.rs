@@ -31,12 +31,11 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use super::circuit::{s1, s2, s3, s4, s5, s6, s7, s8};
 use super::{TdesKeys, E, FP, IP, P, SBOXES};
-use crate::cipher::planes::{self, PlaneCipher};
-use crate::cipher::{chains_as_rows, BlockCipher, Feedback, ModeKernels};
+use crate::cipher::planes::{PlaneCipher, PlaneKeys, Sliced};
 use crate::slice::trace::{Circuit, Trace};
 use crate::slice::{
-    blocks8_from_planes, blocks8_from_planes_xor, for_each_batch, planes_from_blocks8,
-    planes_from_blocks8_xor, Lanes, Logic, Width,
+    blocks8_from_planes, blocks8_from_planes_xor, planes_from_blocks8, planes_from_blocks8_xor,
+    Lanes, Logic, Width,
 };
 
 // ---- 1. Plane bookkeeping -------------------------------------------------------------
@@ -178,7 +177,7 @@ pub fn crypt_planes_for_key<L: Logic>(planes: &[L; 64], key: &[u8], decrypt: boo
 
 /// Round-key masks (either direction) in the shape the chain and ECB kernel
 /// ([`crate::cipher::planes`]) takes.
-struct DesPlanes<'a>(&'a [[u64; 48]]);
+pub(crate) struct DesPlanes<'a>(&'a [[u64; 48]]);
 
 impl PlaneCipher for DesPlanes<'_> {
     const BLOCK: usize = 8;
@@ -230,14 +229,22 @@ fn round_key_masks(keys: &TdesKeys, decrypt: bool) -> Vec<[u64; 48]> {
     out
 }
 
-/// DES or triple DES (EDE), bitsliced at a given lane width.
+/// DES's round-key masks in both directions: what the `sliced` backends hold.
 #[derive(Clone, Zeroize, ZeroizeOnDrop)]
-pub struct DesSliced {
+pub(crate) struct DesKeys {
     enc: Vec<[u64; 48]>,
     dec: Vec<[u64; 48]>,
-    #[zeroize(skip)]
-    width: Width,
 }
+
+impl PlaneKeys for DesKeys {
+    type Cipher<'a> = DesPlanes<'a>;
+    fn cipher(&self, decrypt: bool) -> DesPlanes<'_> {
+        DesPlanes(if decrypt { &self.dec } else { &self.enc })
+    }
+}
+
+/// DES or triple DES (EDE), bitsliced at a given lane width.
+pub(crate) type DesSliced = Sliced<DesKeys>;
 
 impl DesSliced {
     /// Keys the backend with an 8-, 16- or 24-byte key, or `None` if this CPU cannot run
@@ -247,53 +254,11 @@ impl DesSliced {
             return None;
         }
         let keys = TdesKeys::new(key);
-        Some(DesSliced {
+        let keys = DesKeys {
             enc: round_key_masks(&keys, false),
             dec: round_key_masks(&keys, true),
-            width,
-        })
-    }
-
-    fn crypt(&self, data: &mut [u8], keys: &[[u64; 48]]) {
-        for_each_batch(self.width, 8, data, |w, data| {
-            planes::ecb_batches(&DesPlanes(keys), w, data)
-        });
-    }
-}
-
-impl BlockCipher for DesSliced {
-    fn block_size(&self) -> usize {
-        8
-    }
-    fn width(&self) -> usize {
-        self.width.lanes()
-    }
-    fn backend(&self) -> &'static str {
-        self.width.backend_name()
-    }
-    fn encrypt_blocks(&self, blocks: &mut [u8]) {
-        self.crypt(blocks, &self.enc)
-    }
-    fn decrypt_blocks(&self, blocks: &mut [u8]) {
-        self.crypt(blocks, &self.dec)
-    }
-}
-
-impl ModeKernels for DesSliced {
-    fn encrypt_chains(&self, feedback: Feedback, state: &mut [u8], data: &mut [u8]) {
-        chains_as_rows(self, feedback, state, data)
-    }
-    fn encrypt_chain_rows(&self, feedback: Feedback, state: &mut [u8], rows: &mut [&mut [u8]]) {
-        let planes = &DesPlanes(&self.enc);
-        planes::encrypt_chain_rows(self, planes, self.width, feedback, state, rows)
-    }
-    fn cbc_decrypt_rows(&self, prev: &mut [u8], data: &mut [u8]) {
-        let planes = &DesPlanes(&self.dec);
-        planes::decrypt_rows(self, planes, self.width, false, prev, data)
-    }
-    fn cfb_decrypt_rows(&self, prev: &mut [u8], data: &mut [u8]) {
-        let planes = &DesPlanes(&self.enc);
-        planes::decrypt_rows(self, planes, self.width, true, prev, data)
+        };
+        Sliced::with_keys(keys, width)
     }
 }
 
