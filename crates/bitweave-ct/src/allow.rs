@@ -30,7 +30,7 @@ pub const SITES: [Site; 2] = [
         why: "the PKCS#7 verdict: a rejected ciphertext is reported to the caller",
     },
     Site {
-        file: "crates/bitweave/src/aead/mod.rs",
+        file: "crates/bitweave/src/aead/front.rs",
         marker: "if tags_equal(&s.tag, tag) {",
         why: "the π-Cipher tag verdict: a forgery is reported to the caller",
     },
