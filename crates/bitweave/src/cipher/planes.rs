@@ -276,9 +276,10 @@ pub(crate) struct Sliced<K: PlaneKeys> {
 }
 
 impl<K: PlaneKeys> Sliced<K> {
-    /// The backend with `keys` at `width`, or `None` if this CPU cannot run `width`.
-    pub(crate) fn with_keys(keys: K, width: Width) -> Option<Self> {
-        width.available().then_some(Sliced { keys, width })
+    /// The backend with `keys` at `width`; the caller checked that this CPU runs
+    /// `width` before it built the keys.
+    pub(crate) fn with_keys(keys: K, width: Width) -> Self {
+        Sliced { keys, width }
     }
 
     fn crypt(&self, data: &mut [u8], decrypt: bool) {

@@ -242,7 +242,7 @@ impl AesSliced {
             .map(|r| key_masks(ks.round_key_bytes(r), r != 0))
             .collect();
         let dec = enc.iter().rev().copied().collect();
-        Sliced::with_keys(AesKeys { enc, dec }, width)
+        Some(Sliced::with_keys(AesKeys { enc, dec }, width))
     }
 }
 

@@ -258,7 +258,7 @@ impl DesSliced {
             enc: round_key_masks(&keys, false),
             dec: round_key_masks(&keys, true),
         };
-        Sliced::with_keys(keys, width)
+        Some(Sliced::with_keys(keys, width))
     }
 }
 
