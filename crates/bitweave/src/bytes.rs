@@ -46,33 +46,41 @@ mod x86 {
     /// The CPU must support AVX-512F.
     #[target_feature(enable = "avx512f")]
     unsafe fn xor_avx512(dst: &mut [u8], src: &[u8]) {
-        let mut d = dst.chunks_exact_mut(64);
-        let mut s = src.chunks_exact(64);
-        for (a, b) in (&mut d).zip(&mut s) {
-            let x = _mm512_loadu_si512(a.as_ptr().cast());
-            let y = _mm512_loadu_si512(b.as_ptr().cast());
-            _mm512_storeu_si512(a.as_mut_ptr().cast(), _mm512_xor_si512(x, y));
+        // SAFETY: AVX-512F is present (the caller checked); each load and store is one whole
+        // 64-byte chunk of `dst` or `src`.
+        unsafe {
+            let mut d = dst.chunks_exact_mut(64);
+            let mut s = src.chunks_exact(64);
+            for (a, b) in (&mut d).zip(&mut s) {
+                let x = _mm512_loadu_si512(a.as_ptr().cast());
+                let y = _mm512_loadu_si512(b.as_ptr().cast());
+                _mm512_storeu_si512(a.as_mut_ptr().cast(), _mm512_xor_si512(x, y));
+            }
+            d.into_remainder()
+                .iter_mut()
+                .zip(s.remainder())
+                .for_each(|(a, b)| *a ^= b);
         }
-        d.into_remainder()
-            .iter_mut()
-            .zip(s.remainder())
-            .for_each(|(a, b)| *a ^= b);
     }
 
     /// # Safety
     /// The CPU must support AVX2.
     #[target_feature(enable = "avx2")]
     unsafe fn xor_avx2(dst: &mut [u8], src: &[u8]) {
-        let mut d = dst.chunks_exact_mut(32);
-        let mut s = src.chunks_exact(32);
-        for (a, b) in (&mut d).zip(&mut s) {
-            let x = _mm256_loadu_si256(a.as_ptr().cast());
-            let y = _mm256_loadu_si256(b.as_ptr().cast());
-            _mm256_storeu_si256(a.as_mut_ptr().cast(), _mm256_xor_si256(x, y));
+        // SAFETY: AVX2 is present (the caller checked); each load and store is one whole 32-byte
+        // chunk of `dst` or `src`.
+        unsafe {
+            let mut d = dst.chunks_exact_mut(32);
+            let mut s = src.chunks_exact(32);
+            for (a, b) in (&mut d).zip(&mut s) {
+                let x = _mm256_loadu_si256(a.as_ptr().cast());
+                let y = _mm256_loadu_si256(b.as_ptr().cast());
+                _mm256_storeu_si256(a.as_mut_ptr().cast(), _mm256_xor_si256(x, y));
+            }
+            d.into_remainder()
+                .iter_mut()
+                .zip(s.remainder())
+                .for_each(|(a, b)| *a ^= b);
         }
-        d.into_remainder()
-            .iter_mut()
-            .zip(s.remainder())
-            .for_each(|(a, b)| *a ^= b);
     }
 }

@@ -17,6 +17,15 @@
 //! assert_eq!(pt, b"hello");
 //! # let _ = Direction::Encrypt;
 //! ```
+//!
+//! `unsafe` lives only in the modules that say `#![allow(unsafe_code)]` — the SIMD kernels
+//! and the dispatch into them — and each operation it covers, inside an `unsafe fn` too, is
+//! in a block with a `SAFETY:` note.
+#![deny(
+    unsafe_code,
+    unsafe_op_in_unsafe_fn,
+    clippy::undocumented_unsafe_blocks
+)]
 
 pub mod aead;
 mod bytes;

@@ -32,6 +32,7 @@ pub const STREAM_PREFETCH_BYTES: usize = 16 * 1024;
 /// `remaining` bytes of the caller's buffer start, if they lie inside it: small inputs and
 /// the last stretch of large ones prefetch nothing. A no-op off x86-64.
 #[inline(always)]
+#[allow(unsafe_code)] // the prefetch intrinsic
 pub fn prefetch_ahead<const LINES: usize>(at: *const u8, remaining: usize) {
     if STREAM_PREFETCH_BYTES + 64 * LINES > remaining {
         return;

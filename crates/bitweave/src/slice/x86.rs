@@ -63,7 +63,7 @@ pub(crate) struct Avx2(__m256i);
 #[derive(Clone, Copy)]
 pub(crate) struct Avx512(__m512i);
 
-// SAFETY (every `unsafe` block below): values of these types exist only inside
+// Safety of every `unsafe` block below: values of these types exist only inside
 // `avx2_inner`/`avx512_inner`, entered after the detection in `run_avx2`/`run_avx512`, so
 // the AVX2 (resp. AVX-512F) instructions are available; loads and stores go through
 // unaligned intrinsics on slices whose length is asserted first.
@@ -71,22 +71,27 @@ pub(crate) struct Avx512(__m512i);
 impl Logic for Avx2 {
     #[inline(always)]
     fn splat(x: u64) -> Self {
+        // SAFETY: register-only; see the note above the impls.
         Avx2(unsafe { _mm256_set1_epi64x(x as i64) })
     }
     #[inline(always)]
     fn xor(self, o: Self) -> Self {
+        // SAFETY: register-only; see the note above the impls.
         Avx2(unsafe { _mm256_xor_si256(self.0, o.0) })
     }
     #[inline(always)]
     fn and(self, o: Self) -> Self {
+        // SAFETY: register-only; see the note above the impls.
         Avx2(unsafe { _mm256_and_si256(self.0, o.0) })
     }
     #[inline(always)]
     fn or(self, o: Self) -> Self {
+        // SAFETY: register-only; see the note above the impls.
         Avx2(unsafe { _mm256_or_si256(self.0, o.0) })
     }
     #[inline(always)]
     fn andnot(self, o: Self) -> Self {
+        // SAFETY: register-only; see the note above the impls.
         Avx2(unsafe { _mm256_andnot_si256(self.0, o.0) })
     }
     #[inline(always)]
@@ -99,25 +104,30 @@ impl Lanes for Avx2 {
     const WORDS: usize = 4;
     #[inline(always)]
     fn shl<const N: u32>(self) -> Self {
+        // SAFETY: register-only; see the note above the impls.
         Avx2(unsafe { _mm256_sll_epi64(self.0, _mm_cvtsi64_si128(N as i64)) })
     }
     #[inline(always)]
     fn shr<const N: u32>(self) -> Self {
+        // SAFETY: register-only; see the note above the impls.
         Avx2(unsafe { _mm256_srl_epi64(self.0, _mm_cvtsi64_si128(N as i64)) })
     }
     #[inline(always)]
     fn load8(src: &[u8]) -> Self {
         assert!(src.len() >= 32);
+        // SAFETY: the length is asserted just above; see the note above the impls.
         Avx2(unsafe { _mm256_loadu_si256(src.as_ptr().cast()) })
     }
     #[inline(always)]
     fn store8(self, dst: &mut [u8]) {
         assert!(dst.len() >= 32);
+        // SAFETY: the length is asserted just above; see the note above the impls.
         unsafe { _mm256_storeu_si256(dst.as_mut_ptr().cast(), self.0) }
     }
     #[inline(always)]
     fn load16(src: &[u8]) -> (Self, Self) {
         assert!(src.len() >= 64);
+        // SAFETY: the length is asserted just above; see the note above the impls.
         unsafe {
             let a = _mm256_loadu_si256(src.as_ptr().cast());
             let b = _mm256_loadu_si256(src.as_ptr().add(32).cast());
@@ -130,6 +140,7 @@ impl Lanes for Avx2 {
     #[inline(always)]
     fn store16(lo: Self, hi: Self, dst: &mut [u8]) {
         assert!(dst.len() >= 64);
+        // SAFETY: the length is asserted just above; see the note above the impls.
         unsafe {
             let a = _mm256_unpacklo_epi64(lo.0, hi.0);
             let b = _mm256_unpackhi_epi64(lo.0, hi.0);
@@ -142,22 +153,27 @@ impl Lanes for Avx2 {
 impl Logic for Avx512 {
     #[inline(always)]
     fn splat(x: u64) -> Self {
+        // SAFETY: register-only; see the note above the impls.
         Avx512(unsafe { _mm512_set1_epi64(x as i64) })
     }
     #[inline(always)]
     fn xor(self, o: Self) -> Self {
+        // SAFETY: register-only; see the note above the impls.
         Avx512(unsafe { _mm512_xor_si512(self.0, o.0) })
     }
     #[inline(always)]
     fn and(self, o: Self) -> Self {
+        // SAFETY: register-only; see the note above the impls.
         Avx512(unsafe { _mm512_and_si512(self.0, o.0) })
     }
     #[inline(always)]
     fn or(self, o: Self) -> Self {
+        // SAFETY: register-only; see the note above the impls.
         Avx512(unsafe { _mm512_or_si512(self.0, o.0) })
     }
     #[inline(always)]
     fn andnot(self, o: Self) -> Self {
+        // SAFETY: register-only; see the note above the impls.
         Avx512(unsafe { _mm512_andnot_si512(self.0, o.0) })
     }
     #[inline(always)]
@@ -166,6 +182,7 @@ impl Logic for Avx512 {
     }
     #[inline(always)]
     fn tern<const IMM: i32>(a: Self, b: Self, c: Self) -> Self {
+        // SAFETY: register-only; see the note above the impls.
         Avx512(unsafe { _mm512_ternarylogic_epi64::<IMM>(a.0, b.0, c.0) })
     }
 }
@@ -174,25 +191,30 @@ impl Lanes for Avx512 {
     const WORDS: usize = 8;
     #[inline(always)]
     fn shl<const N: u32>(self) -> Self {
+        // SAFETY: register-only; see the note above the impls.
         Avx512(unsafe { _mm512_slli_epi64::<N>(self.0) })
     }
     #[inline(always)]
     fn shr<const N: u32>(self) -> Self {
+        // SAFETY: register-only; see the note above the impls.
         Avx512(unsafe { _mm512_srli_epi64::<N>(self.0) })
     }
     #[inline(always)]
     fn load8(src: &[u8]) -> Self {
         assert!(src.len() >= 64);
+        // SAFETY: the length is asserted just above; see the note above the impls.
         Avx512(unsafe { _mm512_loadu_si512(src.as_ptr().cast()) })
     }
     #[inline(always)]
     fn store8(self, dst: &mut [u8]) {
         assert!(dst.len() >= 64);
+        // SAFETY: the length is asserted just above; see the note above the impls.
         unsafe { _mm512_storeu_si512(dst.as_mut_ptr().cast(), self.0) }
     }
     #[inline(always)]
     fn load16(src: &[u8]) -> (Self, Self) {
         assert!(src.len() >= 128);
+        // SAFETY: the length is asserted just above; see the note above the impls.
         unsafe {
             let a = _mm512_loadu_si512(src.as_ptr().cast());
             let b = _mm512_loadu_si512(src.as_ptr().add(64).cast());
@@ -205,6 +227,7 @@ impl Lanes for Avx512 {
     #[inline(always)]
     fn store16(lo: Self, hi: Self, dst: &mut [u8]) {
         assert!(dst.len() >= 128);
+        // SAFETY: the length is asserted just above; see the note above the impls.
         unsafe {
             let a = _mm512_unpacklo_epi64(lo.0, hi.0);
             let b = _mm512_unpackhi_epi64(lo.0, hi.0);

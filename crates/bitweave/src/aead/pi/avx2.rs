@@ -28,23 +28,28 @@ impl Isa for Avx2 {
     const BYTES: usize = 32;
     #[inline(always)]
     unsafe fn zero() -> Y {
-        _mm256_setzero_si256()
+        // SAFETY: register-only intrinsics; AVX2 is present (the `Isa` contract).
+        unsafe { _mm256_setzero_si256() }
     }
     #[inline(always)]
     unsafe fn xor(a: Y, b: Y) -> Y {
-        _mm256_xor_si256(a, b)
+        // SAFETY: register-only intrinsics; AVX2 is present (the `Isa` contract).
+        unsafe { _mm256_xor_si256(a, b) }
     }
     #[inline(always)]
     unsafe fn xor3(a: Y, b: Y, c: Y) -> Y {
-        _mm256_xor_si256(_mm256_xor_si256(a, b), c)
+        // SAFETY: register-only intrinsics; AVX2 is present (the `Isa` contract).
+        unsafe { _mm256_xor_si256(_mm256_xor_si256(a, b), c) }
     }
     #[inline(always)]
     unsafe fn load(p: *const u8) -> Y {
-        _mm256_loadu_si256(p as *const Y)
+        // SAFETY: AVX2 is present and `p` is valid for 32 bytes (the `Isa` contract).
+        unsafe { _mm256_loadu_si256(p as *const Y) }
     }
     #[inline(always)]
     unsafe fn store(p: *mut u8, v: Y) {
-        _mm256_storeu_si256(p as *mut Y, v)
+        // SAFETY: AVX2 is present and `p` is valid for 32 bytes (the `Isa` contract).
+        unsafe { _mm256_storeu_si256(p as *mut Y, v) }
     }
 }
 
@@ -81,15 +86,21 @@ macro_rules! paste_shift {
 /// `a < b` as unsigned 32-bit lanes (all-ones where true).
 #[inline(always)]
 unsafe fn lt_epu32(a: Y, b: Y) -> Y {
-    let flip = _mm256_set1_epi32(i32::MIN);
-    _mm256_cmpgt_epi32(_mm256_xor_si256(b, flip), _mm256_xor_si256(a, flip))
+    // SAFETY: register-only intrinsics; AVX2 is present (the `Isa` contract).
+    unsafe {
+        let flip = _mm256_set1_epi32(i32::MIN);
+        _mm256_cmpgt_epi32(_mm256_xor_si256(b, flip), _mm256_xor_si256(a, flip))
+    }
 }
 
 /// `a < b` as unsigned 16-bit lanes (all-ones where true).
 #[inline(always)]
 unsafe fn lt_epu16(a: Y, b: Y) -> Y {
-    let flip = _mm256_set1_epi16(i16::MIN);
-    _mm256_cmpgt_epi16(_mm256_xor_si256(b, flip), _mm256_xor_si256(a, flip))
+    // SAFETY: register-only intrinsics; AVX2 is present (the `Isa` contract).
+    unsafe {
+        let flip = _mm256_set1_epi16(i16::MIN);
+        _mm256_cmpgt_epi16(_mm256_xor_si256(b, flip), _mm256_xor_si256(a, flip))
+    }
 }
 
 // ---- 64-bit words: 4 blocks of 64 bytes, two per 4×4 transpose. ----
@@ -97,63 +108,83 @@ unsafe fn lt_epu16(a: Y, b: Y) -> Y {
 /// 4×4 transpose of 64-bit elements (its own inverse).
 #[inline(always)]
 unsafe fn transpose_q4(a: Y, b: Y, c: Y, d: Y) -> [Y; 4] {
-    let t0 = _mm256_unpacklo_epi64(a, b);
-    let t1 = _mm256_unpackhi_epi64(a, b);
-    let t2 = _mm256_unpacklo_epi64(c, d);
-    let t3 = _mm256_unpackhi_epi64(c, d);
-    [
-        _mm256_permute2x128_si256::<0x20>(t0, t2),
-        _mm256_permute2x128_si256::<0x20>(t1, t3),
-        _mm256_permute2x128_si256::<0x31>(t0, t2),
-        _mm256_permute2x128_si256::<0x31>(t1, t3),
-    ]
+    // SAFETY: register-only intrinsics; AVX2 is present (the `Isa` contract).
+    unsafe {
+        let t0 = _mm256_unpacklo_epi64(a, b);
+        let t1 = _mm256_unpackhi_epi64(a, b);
+        let t2 = _mm256_unpacklo_epi64(c, d);
+        let t3 = _mm256_unpackhi_epi64(c, d);
+        [
+            _mm256_permute2x128_si256::<0x20>(t0, t2),
+            _mm256_permute2x128_si256::<0x20>(t1, t3),
+            _mm256_permute2x128_si256::<0x31>(t0, t2),
+            _mm256_permute2x128_si256::<0x31>(t1, t3),
+        ]
+    }
 }
 
 impl Kernel<u64> for Avx2 {
     const L: usize = 4;
     #[inline(always)]
     unsafe fn splat(w: u64) -> Y {
-        _mm256_set1_epi64x(w as i64)
+        // SAFETY: register-only intrinsics; AVX2 is present (the `Isa` contract).
+        unsafe { _mm256_set1_epi64x(w as i64) }
     }
     #[inline(always)]
     unsafe fn add(a: Y, b: Y) -> Y {
-        _mm256_add_epi64(a, b)
+        // SAFETY: register-only intrinsics; AVX2 is present (the `Isa` contract).
+        unsafe { _mm256_add_epi64(a, b) }
     }
     #[inline(always)]
     unsafe fn rot_mu(s: Chunk) -> Chunk {
-        [
-            rotl!(epi64, 64, s[0], 7),
-            rotl!(epi64, 64, s[1], 19),
-            rotl!(epi64, 64, s[2], 31),
-            rotl!(epi64, 64, s[3], 53),
-        ]
+        // SAFETY: register-only intrinsics; AVX2 is present (the `Isa` contract).
+        unsafe {
+            [
+                rotl!(epi64, 64, s[0], 7),
+                rotl!(epi64, 64, s[1], 19),
+                rotl!(epi64, 64, s[2], 31),
+                rotl!(epi64, 64, s[3], 53),
+            ]
+        }
     }
     #[inline(always)]
     unsafe fn rot_nu(s: Chunk) -> Chunk {
-        [
-            rotl!(epi64, 64, s[0], 11),
-            rotl!(epi64, 64, s[1], 23),
-            rotl!(epi64, 64, s[2], 37),
-            rotl!(epi64, 64, s[3], 59),
-        ]
+        // SAFETY: register-only intrinsics; AVX2 is present (the `Isa` contract).
+        unsafe {
+            [
+                rotl!(epi64, 64, s[0], 11),
+                rotl!(epi64, 64, s[1], 23),
+                rotl!(epi64, 64, s[2], 37),
+                rotl!(epi64, 64, s[3], 59),
+            ]
+        }
     }
     /// Block b fills rows 2b (words 0–3) and 2b+1 (words 4–7): one transpose per half.
     #[inline(always)]
     unsafe fn to_sliced(r: [Y; 8]) -> [Y; 8] {
-        let lo = transpose_q4(r[0], r[2], r[4], r[6]);
-        let hi = transpose_q4(r[1], r[3], r[5], r[7]);
-        [lo[0], lo[1], lo[2], lo[3], hi[0], hi[1], hi[2], hi[3]]
+        // SAFETY: register-only intrinsics; AVX2 is present (the `Isa` contract).
+        unsafe {
+            let lo = transpose_q4(r[0], r[2], r[4], r[6]);
+            let hi = transpose_q4(r[1], r[3], r[5], r[7]);
+            [lo[0], lo[1], lo[2], lo[3], hi[0], hi[1], hi[2], hi[3]]
+        }
     }
     #[inline(always)]
     unsafe fn from_sliced(v: [Y; 8]) -> [Y; 8] {
-        let lo = transpose_q4(v[0], v[1], v[2], v[3]);
-        let hi = transpose_q4(v[4], v[5], v[6], v[7]);
-        [lo[0], hi[0], lo[1], hi[1], lo[2], hi[2], lo[3], hi[3]]
+        // SAFETY: register-only intrinsics; AVX2 is present (the `Isa` contract).
+        unsafe {
+            let lo = transpose_q4(v[0], v[1], v[2], v[3]);
+            let hi = transpose_q4(v[4], v[5], v[6], v[7]);
+            [lo[0], hi[0], lo[1], hi[1], lo[2], hi[2], lo[3], hi[3]]
+        }
     }
     #[inline(always)]
     unsafe fn counters(base: u64, idx: Y) -> [Y; 4] {
-        let c = _mm256_add_epi64(_mm256_set1_epi64x(base as i64), idx);
-        [c, c, c, c]
+        // SAFETY: register-only intrinsics; AVX2 is present (the `Isa` contract).
+        unsafe {
+            let c = _mm256_add_epi64(_mm256_set1_epi64x(base as i64), idx);
+            [c, c, c, c]
+        }
     }
 }
 
@@ -162,80 +193,96 @@ impl Kernel<u64> for Avx2 {
 /// 8×8 transpose of 32-bit elements (its own inverse).
 #[inline(always)]
 unsafe fn transpose_d8(r: [Y; 8]) -> [Y; 8] {
-    let a: [Y; 8] = core::array::from_fn(|i| {
-        let (x, y) = (r[i & !1], r[i | 1]);
-        if i & 1 == 0 {
-            _mm256_unpacklo_epi32(x, y)
-        } else {
-            _mm256_unpackhi_epi32(x, y)
-        }
-    });
-    // a[4g + k]: rows 4g.. ; b pairs a[4g + k] with a[4g + k + 2].
-    let b: [Y; 8] = core::array::from_fn(|i| {
-        let (g, k) = (i / 4, i % 4);
-        let (x, y) = (a[4 * g + k / 2], a[4 * g + k / 2 + 2]);
-        if k & 1 == 0 {
-            _mm256_unpacklo_epi64(x, y)
-        } else {
-            _mm256_unpackhi_epi64(x, y)
-        }
-    });
-    [
-        _mm256_permute2x128_si256::<0x20>(b[0], b[4]),
-        _mm256_permute2x128_si256::<0x20>(b[1], b[5]),
-        _mm256_permute2x128_si256::<0x20>(b[2], b[6]),
-        _mm256_permute2x128_si256::<0x20>(b[3], b[7]),
-        _mm256_permute2x128_si256::<0x31>(b[0], b[4]),
-        _mm256_permute2x128_si256::<0x31>(b[1], b[5]),
-        _mm256_permute2x128_si256::<0x31>(b[2], b[6]),
-        _mm256_permute2x128_si256::<0x31>(b[3], b[7]),
-    ]
+    // SAFETY: register-only intrinsics; AVX2 is present (the `Isa` contract).
+    unsafe {
+        let a: [Y; 8] = core::array::from_fn(|i| {
+            let (x, y) = (r[i & !1], r[i | 1]);
+            if i & 1 == 0 {
+                _mm256_unpacklo_epi32(x, y)
+            } else {
+                _mm256_unpackhi_epi32(x, y)
+            }
+        });
+        // a[4g + k]: rows 4g.. ; b pairs a[4g + k] with a[4g + k + 2].
+        let b: [Y; 8] = core::array::from_fn(|i| {
+            let (g, k) = (i / 4, i % 4);
+            let (x, y) = (a[4 * g + k / 2], a[4 * g + k / 2 + 2]);
+            if k & 1 == 0 {
+                _mm256_unpacklo_epi64(x, y)
+            } else {
+                _mm256_unpackhi_epi64(x, y)
+            }
+        });
+        [
+            _mm256_permute2x128_si256::<0x20>(b[0], b[4]),
+            _mm256_permute2x128_si256::<0x20>(b[1], b[5]),
+            _mm256_permute2x128_si256::<0x20>(b[2], b[6]),
+            _mm256_permute2x128_si256::<0x20>(b[3], b[7]),
+            _mm256_permute2x128_si256::<0x31>(b[0], b[4]),
+            _mm256_permute2x128_si256::<0x31>(b[1], b[5]),
+            _mm256_permute2x128_si256::<0x31>(b[2], b[6]),
+            _mm256_permute2x128_si256::<0x31>(b[3], b[7]),
+        ]
+    }
 }
 
 impl Kernel<u32> for Avx2 {
     const L: usize = 8;
     #[inline(always)]
     unsafe fn splat(w: u32) -> Y {
-        _mm256_set1_epi32(w as i32)
+        // SAFETY: register-only intrinsics; AVX2 is present (the `Isa` contract).
+        unsafe { _mm256_set1_epi32(w as i32) }
     }
     #[inline(always)]
     unsafe fn add(a: Y, b: Y) -> Y {
-        _mm256_add_epi32(a, b)
+        // SAFETY: register-only intrinsics; AVX2 is present (the `Isa` contract).
+        unsafe { _mm256_add_epi32(a, b) }
     }
     #[inline(always)]
     unsafe fn rot_mu(s: Chunk) -> Chunk {
-        [
-            rotl!(epi32, 32, s[0], 5),
-            rotl!(epi32, 32, s[1], 11),
-            rotl!(epi32, 32, s[2], 17),
-            rotl!(epi32, 32, s[3], 23),
-        ]
+        // SAFETY: register-only intrinsics; AVX2 is present (the `Isa` contract).
+        unsafe {
+            [
+                rotl!(epi32, 32, s[0], 5),
+                rotl!(epi32, 32, s[1], 11),
+                rotl!(epi32, 32, s[2], 17),
+                rotl!(epi32, 32, s[3], 23),
+            ]
+        }
     }
     #[inline(always)]
     unsafe fn rot_nu(s: Chunk) -> Chunk {
-        [
-            rotl!(epi32, 32, s[0], 3),
-            rotl!(epi32, 32, s[1], 10),
-            rotl!(epi32, 32, s[2], 19),
-            rotl!(epi32, 32, s[3], 29),
-        ]
+        // SAFETY: register-only intrinsics; AVX2 is present (the `Isa` contract).
+        unsafe {
+            [
+                rotl!(epi32, 32, s[0], 3),
+                rotl!(epi32, 32, s[1], 10),
+                rotl!(epi32, 32, s[2], 19),
+                rotl!(epi32, 32, s[3], 29),
+            ]
+        }
     }
     #[inline(always)]
     unsafe fn to_sliced(r: [Y; 8]) -> [Y; 8] {
-        transpose_d8(r)
+        // SAFETY: register-only intrinsics; AVX2 is present (the `Isa` contract).
+        unsafe { transpose_d8(r) }
     }
     #[inline(always)]
     unsafe fn from_sliced(v: [Y; 8]) -> [Y; 8] {
-        transpose_d8(v)
+        // SAFETY: register-only intrinsics; AVX2 is present (the `Isa` contract).
+        unsafe { transpose_d8(v) }
     }
     #[inline(always)]
     unsafe fn counters(base: u64, idx: Y) -> [Y; 4] {
-        let lo = _mm256_add_epi32(_mm256_set1_epi32(base as u32 as i32), idx);
-        // The low limb wrapped where it came out below the lane's offset; subtracting the
-        // all-ones mask adds the carry.
-        let carry = lt_epu32(lo, idx);
-        let hi = _mm256_sub_epi32(_mm256_set1_epi32((base >> 32) as u32 as i32), carry);
-        [lo, hi, hi, hi]
+        // SAFETY: register-only intrinsics; AVX2 is present (the `Isa` contract).
+        unsafe {
+            let lo = _mm256_add_epi32(_mm256_set1_epi32(base as u32 as i32), idx);
+            // The low limb wrapped where it came out below the lane's offset; subtracting the
+            // all-ones mask adds the carry.
+            let carry = lt_epu32(lo, idx);
+            let hi = _mm256_sub_epi32(_mm256_set1_epi32((base >> 32) as u32 as i32), carry);
+            [lo, hi, hi, hi]
+        }
     }
 }
 
@@ -245,83 +292,99 @@ impl Kernel<u32> for Avx2 {
 /// of block 2i + h lands in half h, element i of register k.
 #[inline(always)]
 unsafe fn transpose_w8(r: [Y; 8]) -> [Y; 8] {
-    let a: [Y; 8] = core::array::from_fn(|i| {
-        let (x, y) = (r[i & !1], r[i | 1]);
-        if i & 1 == 0 {
-            _mm256_unpacklo_epi16(x, y)
-        } else {
-            _mm256_unpackhi_epi16(x, y)
-        }
-    });
-    let b: [Y; 8] = core::array::from_fn(|i| {
-        let (g, k) = (i / 4, i % 4);
-        let (x, y) = (a[4 * g + k / 2], a[4 * g + k / 2 + 2]);
-        if k & 1 == 0 {
-            _mm256_unpacklo_epi32(x, y)
-        } else {
-            _mm256_unpackhi_epi32(x, y)
-        }
-    });
-    core::array::from_fn(|i| {
-        let (x, y) = (b[i / 2], b[i / 2 + 4]);
-        if i & 1 == 0 {
-            _mm256_unpacklo_epi64(x, y)
-        } else {
-            _mm256_unpackhi_epi64(x, y)
-        }
-    })
+    // SAFETY: register-only intrinsics; AVX2 is present (the `Isa` contract).
+    unsafe {
+        let a: [Y; 8] = core::array::from_fn(|i| {
+            let (x, y) = (r[i & !1], r[i | 1]);
+            if i & 1 == 0 {
+                _mm256_unpacklo_epi16(x, y)
+            } else {
+                _mm256_unpackhi_epi16(x, y)
+            }
+        });
+        let b: [Y; 8] = core::array::from_fn(|i| {
+            let (g, k) = (i / 4, i % 4);
+            let (x, y) = (a[4 * g + k / 2], a[4 * g + k / 2 + 2]);
+            if k & 1 == 0 {
+                _mm256_unpacklo_epi32(x, y)
+            } else {
+                _mm256_unpackhi_epi32(x, y)
+            }
+        });
+        core::array::from_fn(|i| {
+            let (x, y) = (b[i / 2], b[i / 2 + 4]);
+            if i & 1 == 0 {
+                _mm256_unpacklo_epi64(x, y)
+            } else {
+                _mm256_unpackhi_epi64(x, y)
+            }
+        })
+    }
 }
 
 impl Kernel<u16> for Avx2 {
     const L: usize = 16;
     #[inline(always)]
     unsafe fn splat(w: u16) -> Y {
-        _mm256_set1_epi16(w as i16)
+        // SAFETY: register-only intrinsics; AVX2 is present (the `Isa` contract).
+        unsafe { _mm256_set1_epi16(w as i16) }
     }
     #[inline(always)]
     unsafe fn add(a: Y, b: Y) -> Y {
-        _mm256_add_epi16(a, b)
+        // SAFETY: register-only intrinsics; AVX2 is present (the `Isa` contract).
+        unsafe { _mm256_add_epi16(a, b) }
     }
     #[inline(always)]
     unsafe fn rot_mu(s: Chunk) -> Chunk {
-        [
-            rotl!(epi16, 16, s[0], 1),
-            rotl!(epi16, 16, s[1], 4),
-            rotl!(epi16, 16, s[2], 9),
-            rotl!(epi16, 16, s[3], 11),
-        ]
+        // SAFETY: register-only intrinsics; AVX2 is present (the `Isa` contract).
+        unsafe {
+            [
+                rotl!(epi16, 16, s[0], 1),
+                rotl!(epi16, 16, s[1], 4),
+                rotl!(epi16, 16, s[2], 9),
+                rotl!(epi16, 16, s[3], 11),
+            ]
+        }
     }
     #[inline(always)]
     unsafe fn rot_nu(s: Chunk) -> Chunk {
-        [
-            rotl!(epi16, 16, s[0], 2),
-            rotl!(epi16, 16, s[1], 5),
-            rotl!(epi16, 16, s[2], 7),
-            rotl!(epi16, 16, s[3], 13),
-        ]
+        // SAFETY: register-only intrinsics; AVX2 is present (the `Isa` contract).
+        unsafe {
+            [
+                rotl!(epi16, 16, s[0], 2),
+                rotl!(epi16, 16, s[1], 5),
+                rotl!(epi16, 16, s[2], 7),
+                rotl!(epi16, 16, s[3], 13),
+            ]
+        }
     }
     #[inline(always)]
     unsafe fn to_sliced(r: [Y; 8]) -> [Y; 8] {
-        transpose_w8(r)
+        // SAFETY: register-only intrinsics; AVX2 is present (the `Isa` contract).
+        unsafe { transpose_w8(r) }
     }
     #[inline(always)]
     unsafe fn from_sliced(v: [Y; 8]) -> [Y; 8] {
-        transpose_w8(v)
+        // SAFETY: register-only intrinsics; AVX2 is present (the `Isa` contract).
+        unsafe { transpose_w8(v) }
     }
     #[inline(always)]
     unsafe fn counters(base: u64, idx: Y) -> [Y; 4] {
-        let b = |i: u32| _mm256_set1_epi16((base >> (16 * i)) as u16 as i16);
-        let zero = _mm256_setzero_si256();
-        let l0 = _mm256_add_epi16(b(0), idx);
-        // Carries as all-ones masks: into limb 1 where limb 0 wrapped, into limb k+1 where
-        // the carry into limb k made it wrap to zero.
-        let c0 = lt_epu16(l0, idx);
-        let l1 = _mm256_sub_epi16(b(1), c0);
-        let c1 = _mm256_and_si256(c0, _mm256_cmpeq_epi16(l1, zero));
-        let l2 = _mm256_sub_epi16(b(2), c1);
-        let c2 = _mm256_and_si256(c1, _mm256_cmpeq_epi16(l2, zero));
-        let l3 = _mm256_sub_epi16(b(3), c2);
-        [l0, l1, l2, l3]
+        // SAFETY: register-only intrinsics; AVX2 is present (the `Isa` contract).
+        unsafe {
+            let b = |i: u32| _mm256_set1_epi16((base >> (16 * i)) as u16 as i16);
+            let zero = _mm256_setzero_si256();
+            let l0 = _mm256_add_epi16(b(0), idx);
+            // Carries as all-ones masks: into limb 1 where limb 0 wrapped, into limb k+1 where
+            // the carry into limb k made it wrap to zero.
+            let c0 = lt_epu16(l0, idx);
+            let l1 = _mm256_sub_epi16(b(1), c0);
+            let c1 = _mm256_and_si256(c0, _mm256_cmpeq_epi16(l1, zero));
+            let l2 = _mm256_sub_epi16(b(2), c1);
+            let c2 = _mm256_and_si256(c1, _mm256_cmpeq_epi16(l2, zero));
+            let l3 = _mm256_sub_epi16(b(3), c2);
+            [l0, l1, l2, l3]
+        }
     }
 }
 

@@ -89,81 +89,96 @@ offsets!(u16 = 0xAAAB, u32 = 0xAAAA_AAAB, u64 = 0xAAAA_AAAA_AAAA_AAAB);
 /// The shared tail of μ and ν: each output word is the XOR of three rotated sums.
 #[inline(always)]
 unsafe fn mix<I: Isa>(s: [I::V; 4], nu: bool) -> [I::V; 4] {
-    if nu {
-        [
-            I::xor3(s[1], s[2], s[3]),
-            I::xor3(s[0], s[2], s[3]),
-            I::xor3(s[0], s[1], s[3]),
-            I::xor3(s[0], s[1], s[2]),
-        ]
-    } else {
-        [
-            I::xor3(s[0], s[1], s[3]),
-            I::xor3(s[0], s[1], s[2]),
-            I::xor3(s[1], s[2], s[3]),
-            I::xor3(s[0], s[2], s[3]),
-        ]
+    // SAFETY: register-only work; the ISA's features are present (this fn's contract).
+    unsafe {
+        if nu {
+            [
+                I::xor3(s[1], s[2], s[3]),
+                I::xor3(s[0], s[2], s[3]),
+                I::xor3(s[0], s[1], s[3]),
+                I::xor3(s[0], s[1], s[2]),
+            ]
+        } else {
+            [
+                I::xor3(s[0], s[1], s[3]),
+                I::xor3(s[0], s[1], s[2]),
+                I::xor3(s[1], s[2], s[3]),
+                I::xor3(s[0], s[2], s[3]),
+            ]
+        }
     }
 }
 
 /// μ; `C == false` when the input already carries the offsets δ.
 #[inline(always)]
 unsafe fn mu<I: Kernel<W>, W: Word, const C: bool>(x: [I::V; 4]) -> [I::V; 4] {
-    let x01 = I::add(x[0], x[1]);
-    let x23 = I::add(x[2], x[3]);
-    let mut s = [
-        I::add(x01, x[2]),
-        I::add(x01, x[3]),
-        I::add(x[0], x23),
-        I::add(x[1], x23),
-    ];
-    if C {
-        for (k, sk) in s.iter_mut().enumerate() {
-            *sk = I::add(*sk, I::splat(W::C_MU[k]));
+    // SAFETY: register-only work; the ISA's features are present (this fn's contract).
+    unsafe {
+        let x01 = I::add(x[0], x[1]);
+        let x23 = I::add(x[2], x[3]);
+        let mut s = [
+            I::add(x01, x[2]),
+            I::add(x01, x[3]),
+            I::add(x[0], x23),
+            I::add(x[1], x23),
+        ];
+        if C {
+            for (k, sk) in s.iter_mut().enumerate() {
+                *sk = I::add(*sk, I::splat(W::C_MU[k]));
+            }
         }
+        mix::<I>(I::rot_mu(s), false)
     }
-    mix::<I>(I::rot_mu(s), false)
 }
 
 /// ν; `C == false` when the input already carries the offsets ε.
 #[inline(always)]
 unsafe fn nu<I: Kernel<W>, W: Word, const C: bool>(y: [I::V; 4]) -> [I::V; 4] {
-    let y01 = I::add(y[0], y[1]);
-    let y23 = I::add(y[2], y[3]);
-    let mut t = [
-        I::add(y[0], y23),
-        I::add(y[1], y23),
-        I::add(y01, y[2]),
-        I::add(y01, y[3]),
-    ];
-    if C {
-        for (k, tk) in t.iter_mut().enumerate() {
-            *tk = I::add(*tk, I::splat(W::C_NU[k]));
+    // SAFETY: register-only work; the ISA's features are present (this fn's contract).
+    unsafe {
+        let y01 = I::add(y[0], y[1]);
+        let y23 = I::add(y[2], y[3]);
+        let mut t = [
+            I::add(y[0], y23),
+            I::add(y[1], y23),
+            I::add(y01, y[2]),
+            I::add(y01, y[3]),
+        ];
+        if C {
+            for (k, tk) in t.iter_mut().enumerate() {
+                *tk = I::add(*tk, I::splat(W::C_NU[k]));
+            }
         }
+        mix::<I>(I::rot_nu(t), true)
     }
-    mix::<I>(I::rot_nu(t), true)
 }
 
 /// σ(a, b): word-wise sums, positions rotated left by one.
 #[inline(always)]
 unsafe fn sigma<I: Kernel<W>, W: Word>(a: [I::V; 4], b: [I::V; 4]) -> [I::V; 4] {
-    [
-        I::add(a[1], b[1]),
-        I::add(a[2], b[2]),
-        I::add(a[3], b[3]),
-        I::add(a[0], b[0]),
-    ]
+    // SAFETY: register-only work; the ISA's features are present (this fn's contract).
+    unsafe {
+        [
+            I::add(a[1], b[1]),
+            I::add(a[2], b[2]),
+            I::add(a[3], b[3]),
+            I::add(a[0], b[0]),
+        ]
+    }
 }
 
 /// σ(a, constant) with the constant's positions already rotated.
 #[inline(always)]
 unsafe fn sigma_k<I: Kernel<W>, W: Word>(a: [I::V; 4], k: &[W; 4]) -> [I::V; 4] {
-    [
-        I::add(a[1], I::splat(k[0])),
-        I::add(a[2], I::splat(k[1])),
-        I::add(a[3], I::splat(k[2])),
-        I::add(a[0], I::splat(k[3])),
-    ]
+    // SAFETY: register-only work; the ISA's features are present (this fn's contract).
+    unsafe {
+        [
+            I::add(a[1], I::splat(k[0])),
+            I::add(a[2], I::splat(k[1])),
+            I::add(a[3], I::splat(k[2])),
+            I::add(a[0], I::splat(k[3])),
+        ]
+    }
 }
 
 /// Per-round constants: `j0[r]` = σ(μ(C_r), ·)'s constant plus δ (so μ(J0) needs none),
@@ -220,32 +235,35 @@ struct PiOut<V> {
 /// π from the ν images of its four input chunks.
 #[inline(always)]
 unsafe fn pi<I: Kernel<W>, W: Word>(k: &Keys<W>, mut nx: [[I::V; 4]; 4]) -> PiOut<I::V> {
-    let mut r = 0;
-    loop {
-        let j0 = sigma_k::<I, W>(nx[0], &k.j0[r]);
-        let m0 = mu::<I, W, false>(j0);
-        let m1 = mu::<I, W, true>(sigma::<I, W>(m0, nx[1]));
-        let m2 = mu::<I, W, true>(sigma::<I, W>(m1, nx[2]));
-        let m3 = mu::<I, W, true>(sigma::<I, W>(m2, nx[3]));
-        let i3e = sigma_k::<I, W>(m3, &k.i3[r]);
-        let n3 = nu::<I, W, false>(i3e);
-        let i2 = sigma::<I, W>(m2, n3);
-        let n2 = nu::<I, W, true>(i2);
-        let i1 = sigma::<I, W>(m1, n2);
-        let n1 = nu::<I, W, true>(i1);
-        let i0 = sigma::<I, W>(m0, n1);
-        r += 1;
-        if r == 3 {
-            return PiOut {
-                i0,
-                i2,
-                n1,
-                n3,
-                i1,
-                i3e,
-            };
+    // SAFETY: register-only work; the ISA's features are present (this fn's contract).
+    unsafe {
+        let mut r = 0;
+        loop {
+            let j0 = sigma_k::<I, W>(nx[0], &k.j0[r]);
+            let m0 = mu::<I, W, false>(j0);
+            let m1 = mu::<I, W, true>(sigma::<I, W>(m0, nx[1]));
+            let m2 = mu::<I, W, true>(sigma::<I, W>(m1, nx[2]));
+            let m3 = mu::<I, W, true>(sigma::<I, W>(m2, nx[3]));
+            let i3e = sigma_k::<I, W>(m3, &k.i3[r]);
+            let n3 = nu::<I, W, false>(i3e);
+            let i2 = sigma::<I, W>(m2, n3);
+            let n2 = nu::<I, W, true>(i2);
+            let i1 = sigma::<I, W>(m1, n2);
+            let n1 = nu::<I, W, true>(i1);
+            let i0 = sigma::<I, W>(m0, n1);
+            r += 1;
+            if r == 3 {
+                return PiOut {
+                    i0,
+                    i2,
+                    n1,
+                    n3,
+                    i1,
+                    i3e,
+                };
+            }
+            nx = [nu::<I, W, true>(i0), n1, n2, n3];
         }
-        nx = [nu::<I, W, true>(i0), n1, n2, n3];
     }
 }
 
@@ -258,15 +276,18 @@ unsafe fn pi<I: Kernel<W>, W: Word>(k: &Keys<W>, mut nx: [[I::V; 4]; 4]) -> PiOu
 /// The ISA's target features (see [`Isa`]).
 #[inline(always)]
 pub unsafe fn pi_states<I: Kernel<W>, W: Offsets>(x: [I::V; STATE_WORDS]) -> [I::V; STATE_WORDS] {
-    let keys = Keys::<W>::new();
-    let nx = core::array::from_fn(|c| {
-        nu::<I, W, true>([x[4 * c], x[4 * c + 1], x[4 * c + 2], x[4 * c + 3]])
-    });
-    let out = pi::<I, W>(&keys, nx);
-    let i3: [I::V; 4] =
-        core::array::from_fn(|i| I::add(out.i3e[i], I::splat(W::default().sub(keys.eps[i]))));
-    let chunks = [out.i0, out.i1, out.i2, i3];
-    core::array::from_fn(|i| chunks[i / 4][i % 4])
+    // SAFETY: register-only work; the ISA's features are present (this fn's contract).
+    unsafe {
+        let keys = Keys::<W>::new();
+        let nx = core::array::from_fn(|c| {
+            nu::<I, W, true>([x[4 * c], x[4 * c + 1], x[4 * c + 2], x[4 * c + 3]])
+        });
+        let out = pi::<I, W>(&keys, nx);
+        let i3: [I::V; 4] =
+            core::array::from_fn(|i| I::add(out.i3e[i], I::splat(W::default().sub(keys.eps[i]))));
+        let chunks = [out.i0, out.i1, out.i2, i3];
+        core::array::from_fn(|i| chunks[i / 4][i % 4])
+    }
 }
 
 /// ν of chunk `c` of a scalar state, as words.
@@ -289,63 +310,70 @@ pub unsafe fn blocks<I: Kernel<W>, W: Offsets, const MODE: u8>(
     out: &mut [u8],
     tag: &mut [W; 8],
 ) {
-    // Eight registers: one batch of L blocks of 8 rate words.
-    let batch = 8 * I::BYTES;
-    let n = data.len() / batch;
-    assert!(MODE == ABSORB || out.len() >= n * batch);
-    let keys = Keys::<W>::new();
-    // Lane-invariant: ν of chunks I1..I3 of the first π, chunk I0 before the counter.
-    let nc: [[I::V; 4]; 3] = core::array::from_fn(|c| nu_chunk(cis, c + 1).map(|w| I::splat(w)));
-    let c0: [I::V; 4] = core::array::from_fn(|i| I::splat(cis[i]));
-    // Block numbers through the same transpose: which lane holds which block.
-    let mut numbers = [0u8; 512];
-    for l in 0..I::L {
-        numbers[l * 8 * W::BYTES] = l as u8;
-    }
-    let idx = I::to_sliced(load8::<I>(numbers.as_ptr()))[0];
-    let mut acc = [I::zero(); 8];
-    let lim = limbs::<W>();
-    for b in 0..n {
-        let base = ctr.wrapping_add((b * I::L) as u64);
-        let limb = I::counters(base, idx);
-        let x0: [I::V; 4] = core::array::from_fn(|i| {
-            if i < lim {
-                I::xor(c0[i], limb[i])
-            } else {
-                c0[i]
+    // SAFETY: the ISA's features are present (this fn's contract). Batch `b < n` is read at
+    // `b * batch` of `data` (`n = data.len() / batch`) and written at the same offset of `out`,
+    // which holds `n * batch` bytes (asserted above); `numbers` holds 512 bytes, the most
+    // `load8` reads (8 zmm).
+    unsafe {
+        // Eight registers: one batch of L blocks of 8 rate words.
+        let batch = 8 * I::BYTES;
+        let n = data.len() / batch;
+        assert!(MODE == ABSORB || out.len() >= n * batch);
+        let keys = Keys::<W>::new();
+        // Lane-invariant: ν of chunks I1..I3 of the first π, chunk I0 before the counter.
+        let nc: [[I::V; 4]; 3] =
+            core::array::from_fn(|c| nu_chunk(cis, c + 1).map(|w| I::splat(w)));
+        let c0: [I::V; 4] = core::array::from_fn(|i| I::splat(cis[i]));
+        // Block numbers through the same transpose: which lane holds which block.
+        let mut numbers = [0u8; 512];
+        for l in 0..I::L {
+            numbers[l * 8 * W::BYTES] = l as u8;
+        }
+        let idx = I::to_sliced(load8::<I>(numbers.as_ptr()))[0];
+        let mut acc = [I::zero(); 8];
+        let lim = limbs::<W>();
+        for b in 0..n {
+            let base = ctr.wrapping_add((b * I::L) as u64);
+            let limb = I::counters(base, idx);
+            let x0: [I::V; 4] = core::array::from_fn(|i| {
+                if i < lim {
+                    I::xor(c0[i], limb[i])
+                } else {
+                    c0[i]
+                }
+            });
+            let p1 = pi::<I, W>(&keys, [nu::<I, W, true>(x0), nc[0], nc[1], nc[2]]);
+            let d = I::to_sliced(load8::<I>(data.as_ptr().add(b * batch)));
+            let ks = [p1.i0, p1.i2];
+            let mut rate = [[I::zero(); 4]; 2];
+            let mut o = [I::zero(); 8];
+            for h in 0..2 {
+                for i in 0..4 {
+                    let x = I::xor(ks[h][i], d[4 * h + i]);
+                    o[4 * h + i] = x;
+                    rate[h][i] = if MODE == DECRYPT { d[4 * h + i] } else { x };
+                }
             }
-        });
-        let p1 = pi::<I, W>(&keys, [nu::<I, W, true>(x0), nc[0], nc[1], nc[2]]);
-        let d = I::to_sliced(load8::<I>(data.as_ptr().add(b * batch)));
-        let ks = [p1.i0, p1.i2];
-        let mut rate = [[I::zero(); 4]; 2];
-        let mut o = [I::zero(); 8];
-        for h in 0..2 {
+            if MODE != ABSORB {
+                store8::<I>(out.as_mut_ptr().add(b * batch), I::from_sliced(o));
+            }
+            let p2 = pi::<I, W>(
+                &keys,
+                [
+                    nu::<I, W, true>(rate[0]),
+                    p1.n1,
+                    nu::<I, W, true>(rate[1]),
+                    p1.n3,
+                ],
+            );
             for i in 0..4 {
-                let x = I::xor(ks[h][i], d[4 * h + i]);
-                o[4 * h + i] = x;
-                rate[h][i] = if MODE == DECRYPT { d[4 * h + i] } else { x };
+                acc[i] = I::add(acc[i], p2.i0[i]);
+                acc[4 + i] = I::add(acc[4 + i], p2.i2[i]);
             }
         }
-        if MODE != ABSORB {
-            store8::<I>(out.as_mut_ptr().add(b * batch), I::from_sliced(o));
+        for (t, a) in tag.iter_mut().zip(acc) {
+            *t = t.add(hsum::<I, W>(a));
         }
-        let p2 = pi::<I, W>(
-            &keys,
-            [
-                nu::<I, W, true>(rate[0]),
-                p1.n1,
-                nu::<I, W, true>(rate[1]),
-                p1.n3,
-            ],
-        );
-        for i in 0..4 {
-            acc[i] = I::add(acc[i], p2.i0[i]);
-            acc[4 + i] = I::add(acc[4 + i], p2.i2[i]);
-        }
-    }
-    for (t, a) in tag.iter_mut().zip(acc) {
-        *t = t.add(hsum::<I, W>(a));
     }
 }
 
@@ -367,7 +395,8 @@ macro_rules! entry {
         ) where
             $isa: Kernel<W>,
         {
-            blocks::<$isa, W, MODE>(cis, ctr, data, out, tag)
+            // SAFETY: register-only work; the ISA's features are present (this fn's contract).
+            unsafe { blocks::<$isa, W, MODE>(cis, ctr, data, out, tag) }
         }
 
         /// Full batches of one message (`data.len()` a multiple of `L` blocks; see
@@ -404,20 +433,30 @@ pub(super) use entry;
 
 #[inline(always)]
 unsafe fn load8<I: Isa>(p: *const u8) -> [I::V; 8] {
-    core::array::from_fn(|r| I::load(p.add(I::BYTES * r)))
+    // SAFETY: the ISA's features are present and `p` is valid for `8 * I::BYTES` bytes (the
+    // caller's contract, kept by `blocks`).
+    unsafe { core::array::from_fn(|r| I::load(p.add(I::BYTES * r))) }
 }
 
 #[inline(always)]
 unsafe fn store8<I: Isa>(p: *mut u8, v: [I::V; 8]) {
-    for (r, x) in v.into_iter().enumerate() {
-        I::store(p.add(I::BYTES * r), x);
+    // SAFETY: the ISA's features are present and `p` is valid for `8 * I::BYTES` bytes (the
+    // caller's contract, kept by `blocks`).
+    unsafe {
+        for (r, x) in v.into_iter().enumerate() {
+            I::store(p.add(I::BYTES * r), x);
+        }
     }
 }
 
 /// The sum of all lanes, through memory (once per call, not per block).
 #[inline(always)]
 unsafe fn hsum<I: Kernel<W>, W: Word>(v: I::V) -> W {
-    let mut b = [0u8; 64];
-    I::store(b.as_mut_ptr(), v);
-    (0..I::L).fold(W::default(), |a, l| a.add(W::load_le(&b[l * W::BYTES..])))
+    // SAFETY: the ISA's features are present (this fn's contract); `b` holds 64 bytes, the
+    // widest register.
+    unsafe {
+        let mut b = [0u8; 64];
+        I::store(b.as_mut_ptr(), v);
+        (0..I::L).fold(W::default(), |a, l| a.add(W::load_le(&b[l * W::BYTES..])))
+    }
 }

@@ -224,8 +224,11 @@ fn single_chain<const NR: usize>(keys: &Keys, fb: Feedback, state: &mut [u8], da
         return;
     }
     let ptr = data.as_mut_ptr();
-    // SAFETY (every `load`/`store` below): block `i < n` lies inside `data`.
-    let at = |i: usize| unsafe { vld1q_u8(ptr.add(16 * i)) };
+    let at = |i: usize| {
+        debug_assert!(i < n);
+        // SAFETY: every call below passes `i < n`: the block lies inside `data`.
+        unsafe { vld1q_u8(ptr.add(16 * i)) }
+    };
     let (k0, k_last) = (keys.at(0), keys.at(NR));
     // SAFETY: `state` is one 16-byte block (the caller's chain state).
     let s = unsafe { vld1q_u8(state.as_ptr()) };

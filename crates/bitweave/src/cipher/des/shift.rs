@@ -25,6 +25,7 @@
 //!
 //! The rounds of one, or three (EDE), DES stages run as one list of 16 or 48 round keys;
 //! decryption runs the reversed list (see `Rounds`).
+#![allow(unsafe_code)] // dispatch into `shift_x86`'s AVX2 kernels; the `opaque` barrier
 
 use zeroize::{Zeroize, ZeroizeOnDrop};
 

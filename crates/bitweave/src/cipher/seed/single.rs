@@ -13,6 +13,7 @@
 //!
 //! **Constant-time**: no table is indexed by data (shuffles take their index from a
 //! register, in every lane at once); the key schedule runs the same G.
+#![allow(unsafe_code)] // the kernels' G is a SIMD function pointer, called in `unsafe`
 
 use zeroize::{Zeroize, ZeroizeOnDrop};
 

@@ -52,15 +52,19 @@ macro_rules! batch_fn {
             let nregs = rest.len() / REG;
             let (regs, singles) = rest.split_at_mut(nregs * REG);
             let p = regs.as_mut_ptr();
-            match nregs {
-                0 => {}
-                1 => tail::<1, DEC>(&k, rounds, p),
-                2 => tail::<2, DEC>(&k, rounds, p),
-                3 => tail::<3, DEC>(&k, rounds, p),
-                4 => tail::<4, DEC>(&k, rounds, p),
-                5 => tail::<5, DEC>(&k, rounds, p),
-                6 => tail::<6, DEC>(&k, rounds, p),
-                _ => tail::<7, DEC>(&k, rounds, p),
+            // SAFETY: this fn's features are `tail`'s; `regs` holds exactly `nregs`
+            // registers (under eight: the groups took the rest).
+            unsafe {
+                match nregs {
+                    0 => {}
+                    1 => tail::<1, DEC>(&k, rounds, p),
+                    2 => tail::<2, DEC>(&k, rounds, p),
+                    3 => tail::<3, DEC>(&k, rounds, p),
+                    4 => tail::<4, DEC>(&k, rounds, p),
+                    5 => tail::<5, DEC>(&k, rounds, p),
+                    6 => tail::<6, DEC>(&k, rounds, p),
+                    _ => tail::<7, DEC>(&k, rounds, p),
+                }
             }
             /// R registers at `p` through every round, in step.
             #[target_feature(enable = $features)]
@@ -69,9 +73,10 @@ macro_rules! batch_fn {
                 rounds: usize,
                 p: *mut u8,
             ) {
-                // SAFETY (loads and stores): the caller's tail holds R registers at `p`.
-                let mut s: [$vec; R] =
-                    core::array::from_fn(|i| $xor(unsafe { $load(p.add(i * REG).cast()) }, k[0]));
+                let mut s: [$vec; R] = core::array::from_fn(|i| {
+                    // SAFETY: the caller's tail holds R registers at `p`.
+                    $xor(unsafe { $load(p.add(i * REG).cast()) }, k[0])
+                });
                 for kr in &k[1..rounds] {
                     s = s.map(|x| if DEC { $dec(x, *kr) } else { $enc(x, *kr) });
                 }
@@ -81,12 +86,16 @@ macro_rules! batch_fn {
                     } else {
                         $enclast(x, k[rounds])
                     };
+                    // SAFETY: as above.
                     unsafe { $store(p.add(i * REG).cast(), y) };
                 }
             }
             for b in singles.chunks_exact_mut(16) {
-                let x = _mm_loadu_si128(b.as_ptr().cast());
-                _mm_storeu_si128(b.as_mut_ptr().cast(), block_aesni::<DEC>(&k128, rounds, x));
+                // SAFETY: `b` is one whole 16-byte block.
+                unsafe {
+                    let x = _mm_loadu_si128(b.as_ptr().cast());
+                    _mm_storeu_si128(b.as_mut_ptr().cast(), block_aesni::<DEC>(&k128, rounds, x));
+                }
             }
         }
     };

@@ -20,45 +20,51 @@ pub(super) unsafe fn stream_decrypt_vaes512<const CFB: bool>(
     prev: &mut [u8],
     data: &mut [u8],
 ) {
-    let rounds = aes.rounds;
-    let keys = if CFB { &aes.enc } else { &aes.dec };
-    let k: [__m512i; 15] = keys.v128().map(|x| _mm512_broadcast_i32x4(x));
-    let mut last = _mm512_broadcast_i32x4(_mm_loadu_si128(prev.as_ptr().cast()));
-    let len = data.len();
-    let mut groups = data.chunks_exact_mut(512);
-    for (n, g) in (&mut groups).enumerate() {
-        let p = g.as_mut_ptr();
-        prefetch_ahead::<8>(p, len - 512 * n);
-        let c: [__m512i; 8] = core::array::from_fn(|i| _mm512_loadu_si512(p.add(64 * i).cast()));
-        // behind[i] = [C_{4i-1}, C_{4i}, C_{4i+1}, C_{4i+2}]
-        let behind: [__m512i; 8] = core::array::from_fn(|i| {
-            _mm512_alignr_epi64(c[i], if i == 0 { last } else { c[i - 1] }, 6)
-        });
-        // The AES input, and what the last round folds in.
-        let (input, fold) = if CFB { (behind, c) } else { (c, behind) };
-        let mut x: [__m512i; 8] = input.map(|v| _mm512_xor_si512(v, k[0]));
-        for kr in &k[1..rounds] {
-            x = x.map(|v| {
-                if CFB {
-                    _mm512_aesenc_epi128(v, *kr)
-                } else {
-                    _mm512_aesdec_epi128(v, *kr)
-                }
+    // SAFETY: the features are present and `prev` is one 16-byte block (the caller checked
+    // both); each group `g` is a whole 512-byte chunk of `data`, read and written at `64 * i`
+    // for `i < 8`.
+    unsafe {
+        let rounds = aes.rounds;
+        let keys = if CFB { &aes.enc } else { &aes.dec };
+        let k: [__m512i; 15] = keys.v128().map(|x| _mm512_broadcast_i32x4(x));
+        let mut last = _mm512_broadcast_i32x4(_mm_loadu_si128(prev.as_ptr().cast()));
+        let len = data.len();
+        let mut groups = data.chunks_exact_mut(512);
+        for (n, g) in (&mut groups).enumerate() {
+            let p = g.as_mut_ptr();
+            prefetch_ahead::<8>(p, len - 512 * n);
+            let c: [__m512i; 8] =
+                core::array::from_fn(|i| _mm512_loadu_si512(p.add(64 * i).cast()));
+            // behind[i] = [C_{4i-1}, C_{4i}, C_{4i+1}, C_{4i+2}]
+            let behind: [__m512i; 8] = core::array::from_fn(|i| {
+                _mm512_alignr_epi64(c[i], if i == 0 { last } else { c[i - 1] }, 6)
             });
+            // The AES input, and what the last round folds in.
+            let (input, fold) = if CFB { (behind, c) } else { (c, behind) };
+            let mut x: [__m512i; 8] = input.map(|v| _mm512_xor_si512(v, k[0]));
+            for kr in &k[1..rounds] {
+                x = x.map(|v| {
+                    if CFB {
+                        _mm512_aesenc_epi128(v, *kr)
+                    } else {
+                        _mm512_aesdec_epi128(v, *kr)
+                    }
+                });
+            }
+            for i in 0..8 {
+                let kf = _mm512_xor_si512(k[rounds], fold[i]);
+                let out = if CFB {
+                    _mm512_aesenclast_epi128(x[i], kf)
+                } else {
+                    _mm512_aesdeclast_epi128(x[i], kf)
+                };
+                _mm512_storeu_si512(p.add(64 * i).cast(), out);
+            }
+            last = c[7];
         }
-        for i in 0..8 {
-            let kf = _mm512_xor_si512(k[rounds], fold[i]);
-            let out = if CFB {
-                _mm512_aesenclast_epi128(x[i], kf)
-            } else {
-                _mm512_aesdeclast_epi128(x[i], kf)
-            };
-            _mm512_storeu_si512(p.add(64 * i).cast(), out);
-        }
-        last = c[7];
+        _mm_storeu_si128(prev.as_mut_ptr().cast(), _mm512_extracti32x4_epi32(last, 3));
+        stream_decrypt_vaes256::<CFB>(aes, prev, groups.into_remainder());
     }
-    _mm_storeu_si128(prev.as_mut_ptr().cast(), _mm512_extracti32x4_epi32(last, 3));
-    stream_decrypt_vaes256::<CFB>(aes, prev, groups.into_remainder());
 }
 
 /// Single-stream CBC or full-block CFB decryption on VAES-256, as
@@ -76,7 +82,8 @@ pub(super) unsafe fn stream_decrypt_vaes256<const CFB: bool>(
     let rounds = aes.rounds;
     let keys = if CFB { &aes.enc } else { &aes.dec };
     let k = keys.v256();
-    let mut last = _mm256_broadcastsi128_si256(_mm_loadu_si128(prev.as_ptr().cast()));
+    // SAFETY: `prev` is one 16-byte block (the caller checked).
+    let mut last = _mm256_broadcastsi128_si256(unsafe { _mm_loadu_si128(prev.as_ptr().cast()) });
     let len = data.len();
     let mut groups = data.chunks_exact_mut(256);
     for (n, g) in (&mut groups).enumerate() {
@@ -104,9 +111,12 @@ pub(super) unsafe fn stream_decrypt_vaes256<const CFB: bool>(
     let whole = tail.len() / 32 * 32;
     if tail.len() - whole >= 16 {
         // An odd last block, on the 128-bit instructions.
-        decrypt_blocks_aesni::<CFB, 1>(keys.v128(), rounds, &mut before, p.add(whole));
+        // SAFETY: the tail holds a whole block at `whole`; AES-NI is among this fn's
+        // features.
+        unsafe { decrypt_blocks_aesni::<CFB, 1>(keys.v128(), rounds, &mut before, p.add(whole)) };
     }
-    _mm_storeu_si128(prev.as_mut_ptr().cast(), before);
+    // SAFETY: `prev` is one 16-byte block (the caller checked).
+    unsafe { _mm_storeu_si128(prev.as_mut_ptr().cast(), before) };
     // CFB's partial last block.
     let blocks_end = tail.len() / 16 * 16;
     let partial = &mut tail[blocks_end..];
@@ -168,7 +178,8 @@ pub(super) unsafe fn stream_decrypt_aesni<const CFB: bool>(
 ) {
     let rounds = aes.rounds;
     let k = (if CFB { &aes.enc } else { &aes.dec }).v128();
-    let mut last = _mm_loadu_si128(prev.as_ptr().cast());
+    // SAFETY: `prev` is one 16-byte block (the caller checked).
+    let mut last = unsafe { _mm_loadu_si128(prev.as_ptr().cast()) };
     let len = data.len();
     let mut groups = data.chunks_exact_mut(128);
     for (n, g) in (&mut groups).enumerate() {
@@ -192,7 +203,8 @@ pub(super) unsafe fn stream_decrypt_aesni<const CFB: bool>(
             _ => decrypt_blocks_aesni::<CFB, 7>(k, rounds, &mut last, p),
         }
     }
-    _mm_storeu_si128(prev.as_mut_ptr().cast(), last);
+    // SAFETY: as above.
+    unsafe { _mm_storeu_si128(prev.as_mut_ptr().cast(), last) };
     let blocks_end = tail.len() / 16 * 16;
     let partial = &mut tail[blocks_end..];
     if CFB && !partial.is_empty() {
@@ -251,100 +263,107 @@ pub(super) unsafe fn decrypt_rows_vaes512<const CFB: bool>(
     prev: &mut [u8],
     data: &mut [u8],
 ) {
-    let (row, len) = (prev.len(), data.len());
-    debug_assert!(len.is_multiple_of(row) && len.is_multiple_of(64) && len >= row);
-    let rounds = aes.rounds;
-    let keys = if CFB { &aes.enc } else { &aes.dec };
-    let k: [__m512i; 15] = keys.v128().map(|x| _mm512_broadcast_i32x4(x));
-    let next_prev = data[len - row..].to_vec();
-    let (d, pv) = (data.as_mut_ptr(), prev.as_ptr());
-    // The 64 bytes of ciphertext one row before byte `o` of `data`.
-    macro_rules! behind {
-        ($o:expr) => {{
-            let o: usize = $o;
-            if o >= row {
-                _mm512_loadu_si512(d.add(o - row).cast())
-            } else if o + 64 <= row {
-                _mm512_loadu_si512(pv.add(o).cast())
-            } else {
-                let mut t = [0u8; 64];
-                t[..row - o].copy_from_slice(&prev[o..]);
-                t[row - o..].copy_from_slice(core::slice::from_raw_parts(d, o + 64 - row));
-                _mm512_loadu_si512(t.as_ptr().cast())
+    // SAFETY: the features are present and `data` is whole rows of `prev.len()` bytes, a
+    // multiple of 64 and at least one row (the caller checked both, `whole_rows_of_registers`).
+    // Every 64-byte access starts at `a <= len - 64`; the previous row of byte `o` is at
+    // `o - row` in `data` when `o >= row`, else in `prev` (whole when `o + 64 <= row`, else
+    // assembled in `t` from both sides).
+    unsafe {
+        let (row, len) = (prev.len(), data.len());
+        debug_assert!(len.is_multiple_of(row) && len.is_multiple_of(64) && len >= row);
+        let rounds = aes.rounds;
+        let keys = if CFB { &aes.enc } else { &aes.dec };
+        let k: [__m512i; 15] = keys.v128().map(|x| _mm512_broadcast_i32x4(x));
+        let next_prev = data[len - row..].to_vec();
+        let (d, pv) = (data.as_mut_ptr(), prev.as_ptr());
+        // The 64 bytes of ciphertext one row before byte `o` of `data`.
+        macro_rules! behind {
+            ($o:expr) => {{
+                let o: usize = $o;
+                if o >= row {
+                    _mm512_loadu_si512(d.add(o - row).cast())
+                } else if o + 64 <= row {
+                    _mm512_loadu_si512(pv.add(o).cast())
+                } else {
+                    let mut t = [0u8; 64];
+                    t[..row - o].copy_from_slice(&prev[o..]);
+                    t[row - o..].copy_from_slice(core::slice::from_raw_parts(d, o + 64 - row));
+                    _mm512_loadu_si512(t.as_ptr().cast())
+                }
+            }};
+        }
+        // One register's worth: the AES input and the value folded into the last round key.
+        macro_rules! operands {
+            ($c:expr, $b:expr) => {
+                if CFB {
+                    ($b, $c)
+                } else {
+                    ($c, $b)
+                }
+            };
+        }
+        macro_rules! round {
+            ($x:expr, $kr:expr) => {
+                if CFB {
+                    _mm512_aesenc_epi128($x, $kr)
+                } else {
+                    _mm512_aesdec_epi128($x, $kr)
+                }
+            };
+        }
+        macro_rules! last {
+            ($x:expr, $kr:expr) => {
+                if CFB {
+                    _mm512_aesenclast_epi128($x, $kr)
+                } else {
+                    _mm512_aesdeclast_epi128($x, $kr)
+                }
+            };
+        }
+        let mut end = len;
+        while end >= 512 {
+            let a = end - 512;
+            // The pass meets each byte first as a previous row (`behind`), so that is where
+            // memory is waited for: prefetch it ahead, in the pass's direction. Without this
+            // the kernel ran 64 MiB at 23-29 GB/s for CBC and 13-17 GB/s for CFB; with it at
+            // 40-44 GB/s.
+            if a >= row + STREAM_PREFETCH_BYTES {
+                let q = d.add(a - row - STREAM_PREFETCH_BYTES);
+                for i in 0..8 {
+                    _mm_prefetch::<_MM_HINT_T0>(q.add(64 * i).cast());
+                }
             }
-        }};
-    }
-    // One register's worth: the AES input and the value folded into the last round key.
-    macro_rules! operands {
-        ($c:expr, $b:expr) => {
-            if CFB {
-                ($b, $c)
-            } else {
-                ($c, $b)
-            }
-        };
-    }
-    macro_rules! round {
-        ($x:expr, $kr:expr) => {
-            if CFB {
-                _mm512_aesenc_epi128($x, $kr)
-            } else {
-                _mm512_aesdec_epi128($x, $kr)
-            }
-        };
-    }
-    macro_rules! last {
-        ($x:expr, $kr:expr) => {
-            if CFB {
-                _mm512_aesenclast_epi128($x, $kr)
-            } else {
-                _mm512_aesdeclast_epi128($x, $kr)
-            }
-        };
-    }
-    let mut end = len;
-    while end >= 512 {
-        let a = end - 512;
-        // The pass meets each byte first as a previous row (`behind`), so that is where
-        // memory is waited for: prefetch it ahead, in the pass's direction. Without this
-        // the kernel ran 64 MiB at 23-29 GB/s for CBC and 13-17 GB/s for CFB; with it at
-        // 40-44 GB/s.
-        if a >= row + STREAM_PREFETCH_BYTES {
-            let q = d.add(a - row - STREAM_PREFETCH_BYTES);
+            let c: [__m512i; 8] =
+                core::array::from_fn(|i| _mm512_loadu_si512(d.add(a + 64 * i).cast()));
+            let b: [__m512i; 8] = core::array::from_fn(|i| behind!(a + 64 * i));
+            let mut x = [k[0]; 8];
+            let mut fold = [k[0]; 8];
             for i in 0..8 {
-                _mm_prefetch::<_MM_HINT_T0>(q.add(64 * i).cast());
+                let (input, folded) = operands!(c[i], b[i]);
+                x[i] = _mm512_xor_si512(input, k[0]);
+                fold[i] = _mm512_xor_si512(folded, k[rounds]);
             }
+            for kr in &k[1..rounds] {
+                x = x.map(|v| round!(v, *kr));
+            }
+            for i in 0..8 {
+                _mm512_storeu_si512(d.add(a + 64 * i).cast(), last!(x[i], fold[i]));
+            }
+            end = a;
         }
-        let c: [__m512i; 8] =
-            core::array::from_fn(|i| _mm512_loadu_si512(d.add(a + 64 * i).cast()));
-        let b: [__m512i; 8] = core::array::from_fn(|i| behind!(a + 64 * i));
-        let mut x = [k[0]; 8];
-        let mut fold = [k[0]; 8];
-        for i in 0..8 {
-            let (input, folded) = operands!(c[i], b[i]);
-            x[i] = _mm512_xor_si512(input, k[0]);
-            fold[i] = _mm512_xor_si512(folded, k[rounds]);
+        while end >= 64 {
+            let a = end - 64;
+            let (input, folded) = operands!(_mm512_loadu_si512(d.add(a).cast()), behind!(a));
+            let mut x = _mm512_xor_si512(input, k[0]);
+            for kr in &k[1..rounds] {
+                x = round!(x, *kr);
+            }
+            let out = last!(x, _mm512_xor_si512(folded, k[rounds]));
+            _mm512_storeu_si512(d.add(a).cast(), out);
+            end = a;
         }
-        for kr in &k[1..rounds] {
-            x = x.map(|v| round!(v, *kr));
-        }
-        for i in 0..8 {
-            _mm512_storeu_si512(d.add(a + 64 * i).cast(), last!(x[i], fold[i]));
-        }
-        end = a;
+        prev.copy_from_slice(&next_prev);
     }
-    while end >= 64 {
-        let a = end - 64;
-        let (input, folded) = operands!(_mm512_loadu_si512(d.add(a).cast()), behind!(a));
-        let mut x = _mm512_xor_si512(input, k[0]);
-        for kr in &k[1..rounds] {
-            x = round!(x, *kr);
-        }
-        let out = last!(x, _mm512_xor_si512(folded, k[rounds]));
-        _mm512_storeu_si512(d.add(a).cast(), out);
-        end = a;
-    }
-    prev.copy_from_slice(&next_prev);
 }
 
 /// Whether `data` is whole rows of `prev.len()` bytes and whole 64-byte registers, the

@@ -174,31 +174,35 @@ impl AesX86 {
 
     #[target_feature(enable = "aes,sse2")]
     unsafe fn expand(key: &[u8], level: Level) -> Self {
-        let ks = KeySchedule::with_sub_word(key, |w| sub_word_aesni(w));
-        let rounds = ks.rounds();
-        let mut enc = [[0u8; 16]; 15];
-        let mut dec = [[0u8; 16]; 15];
-        for (r, k) in enc.iter_mut().enumerate().take(rounds + 1) {
-            *k = ks.round_key_bytes(r);
-        }
-        for r in 0..=rounds {
-            let k = _mm_loadu_si128(enc[rounds - r].as_ptr().cast());
-            let k = if r == 0 || r == rounds {
-                k
-            } else {
-                _mm_aesimc_si128(k)
+        // SAFETY: AES-NI is present (the caller checked); loads and stores are whole 16-byte
+        // round keys of `enc` and `dec`.
+        unsafe {
+            let ks = KeySchedule::with_sub_word(key, |w| sub_word_aesni(w));
+            let rounds = ks.rounds();
+            let mut enc = [[0u8; 16]; 15];
+            let mut dec = [[0u8; 16]; 15];
+            for (r, k) in enc.iter_mut().enumerate().take(rounds + 1) {
+                *k = ks.round_key_bytes(r);
+            }
+            for r in 0..=rounds {
+                let k = _mm_loadu_si128(enc[rounds - r].as_ptr().cast());
+                let k = if r == 0 || r == rounds {
+                    k
+                } else {
+                    _mm_aesimc_si128(k)
+                };
+                _mm_storeu_si128(dec[r].as_mut_ptr().cast(), k);
+            }
+            let aes = AesX86 {
+                enc: RoundKeys::from_bytes(&enc),
+                dec: RoundKeys::from_bytes(&dec),
+                rounds,
+                level,
             };
-            _mm_storeu_si128(dec[r].as_mut_ptr().cast(), k);
+            crate::bytes::wipe(&mut enc);
+            crate::bytes::wipe(&mut dec);
+            aes
         }
-        let aes = AesX86 {
-            enc: RoundKeys::from_bytes(&enc),
-            dec: RoundKeys::from_bytes(&dec),
-            rounds,
-            level,
-        };
-        crate::bytes::wipe(&mut enc);
-        crate::bytes::wipe(&mut dec);
-        aes
     }
 
     fn crypt(&self, blocks: &mut [u8], decrypt: bool) {
@@ -275,14 +279,18 @@ fn block_aesni<const DEC: bool>(k: &[__m128i; 15], rounds: usize, mut s: __m128i
 /// One block in place through AES-NI.
 #[target_feature(enable = "aes,sse2")]
 unsafe fn one_block_aesni(keys: &RoundKeys, rounds: usize, block: &mut [u8], decrypt: bool) {
-    let k = keys.v128();
-    let x = _mm_loadu_si128(block.as_ptr().cast());
-    let y = if decrypt {
-        block_aesni::<true>(k, rounds, x)
-    } else {
-        block_aesni::<false>(k, rounds, x)
-    };
-    _mm_storeu_si128(block.as_mut_ptr().cast(), y);
+    // SAFETY: AES-NI is present (this fn's contract); `block` is one 16-byte block (the
+    // caller's `blocks.len() == 16`).
+    unsafe {
+        let k = keys.v128();
+        let x = _mm_loadu_si128(block.as_ptr().cast());
+        let y = if decrypt {
+            block_aesni::<true>(k, rounds, x)
+        } else {
+            block_aesni::<false>(k, rounds, x)
+        };
+        _mm_storeu_si128(block.as_mut_ptr().cast(), y);
+    }
 }
 
 /// Bytes of address range per pass of the interleaved-chain groups: a slab that stays in

@@ -293,7 +293,7 @@ macro_rules! seed_core {
         /// `crypt_groups` for a run-time count of 1 to 8 registers.
         #[target_feature(enable = $features)]
         unsafe fn crypt_regs(n: usize, p: *mut u8, rk: &[[u32; 2]; 16], cs: &Consts) {
-            // SAFETY (all arms): the caller hands `n` registers' worth of bytes at `p`.
+            // SAFETY: (all arms) the caller hands `n` registers' worth of bytes at `p`.
             unsafe {
                 match n {
                     1 => crypt_groups::<1>(p, rk, cs),
