@@ -4,7 +4,7 @@
 
 use bitweave::{CipherKind, Direction, Mode};
 use bitweave_sim::mx1::library::Library;
-use bitweave_sim::mx1::matrix::{CIPHER_PHASE, KEY_PHASE};
+use bitweave_sim::mx1::matrix::{Fault, CIPHER_PHASE, KEY_PHASE};
 use bitweave_sim::mx1::modes;
 use bitweave_sim::mx1::scenario::{add_round_key, aes_transformations, bytes, run_sample, MODES};
 use bitweave_sim::mx1::Mx1Config;
@@ -43,38 +43,58 @@ fn ciphertext_matches_library_every_cipher_mode_direction() {
     }
 }
 
+/// One misfiring gate in one PE — a planted fault the model never sets itself — makes the
+/// check against the library fail, and corrupts exactly that PE's block: the check is not
+/// vacuous, and PE `j` really computes block `j` (the interleaved-bitslice layout).
 #[test]
 fn a_corrupted_model_is_caught() {
-    // The check is not vacuous: the model's output differs from a different key's.
+    let key = bytes(1, 8);
+    let data = bytes(3, 3 * 8 * 1024);
+    let run = |cfg: &Mx1Config, mode: Mode| {
+        let iv = bytes(2, modes::iv_len(CipherKind::Des, mode, 1024));
+        let r = modes::run(
+            cfg,
+            Library::OneBit,
+            CipherKind::Des,
+            &key,
+            mode,
+            Direction::Encrypt,
+            &iv,
+            &data,
+        );
+        (r.verified, r.output)
+    };
+    let clean = Mx1Config::with_pes(1024);
+    let (pe, op) = (37, 500);
+    let mut faulty = clean.clone();
+    faulty.matrix.fault = Some(Fault { op, pe });
+    for mode in [Mode::Ecb, Mode::Cbc] {
+        let (ok, good) = run(&clean, mode);
+        assert!(ok, "{}: the clean model verifies", mode.name());
+        let (ok, bad) = run(&faulty, mode);
+        assert!(
+            !ok,
+            "{}: a flipped gate in PE {pe} went unnoticed",
+            mode.name()
+        );
+        // Which blocks differ: block `pe` of the first batch (op 500 is inside its first
+        // DES), and in CBC the same chain's block of every later batch; nothing else.
+        let differs: Vec<usize> = (0..data.len() / 8)
+            .filter(|&b| good[8 * b..8 * b + 8] != bad[8 * b..8 * b + 8])
+            .collect();
+        let expect: Vec<usize> = match mode {
+            Mode::Ecb => vec![pe],
+            _ => vec![pe, 1024 + pe, 2048 + pe],
+        };
+        assert_eq!(differs, expect, "{}", mode.name());
+    }
+}
+
+/// Three batches: the chained modes carry their state from one batch to the next.
+#[test]
+fn batches_chain_through() {
     let cfg = Mx1Config::with_pes(1024);
     let key = bytes(1, 8);
-    let iv = bytes(2, modes::iv_len(CipherKind::Des, Mode::Cbc, 1024));
-    let data = bytes(3, 8 * 1024);
-    let r = modes::run(
-        &cfg,
-        Library::OneBit,
-        CipherKind::Des,
-        &key,
-        Mode::Cbc,
-        Direction::Encrypt,
-        &iv,
-        &data,
-    );
-    assert!(r.verified);
-    let mut other = key.clone();
-    other[0] ^= 0x80;
-    let s = modes::run(
-        &cfg,
-        Library::OneBit,
-        CipherKind::Des,
-        &other,
-        Mode::Cbc,
-        Direction::Encrypt,
-        &iv,
-        &data,
-    );
-    assert_ne!(r.output, s.output);
-    // Three batches chain through the second and third.
     let long = bytes(4, 3 * 8 * 1024);
     for mode in MODES {
         let iv = bytes(5, modes::iv_len(CipherKind::Des, mode, 1024));

@@ -33,6 +33,19 @@ pub struct MatrixConfig {
     /// Whether the PE has `!a & b` as one function. Section 4.3 lists XOR, AND, OR and
     /// INV, so by default ANDNOT is INV then AND (two library calls).
     pub andnot_native: bool,
+    /// A planted hardware fault, for the tests that show a broken matrix is caught by the
+    /// check against the library: never set by the model itself.
+    pub fault: Option<Fault>,
+}
+
+/// One PE's result bit of one PE operation inverted: a gate that misfires once in one
+/// lane (one block of the batch).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Fault {
+    /// Which PE operation of the session (0 = the first AND/OR/XOR/NOT executed).
+    pub op: u64,
+    /// Which PE (= which block of the batch).
+    pub pe: usize,
 }
 
 impl Default for MatrixConfig {
@@ -48,6 +61,7 @@ impl Default for MatrixConfig {
             bit_cycles: 1,
             vch_cycles: 1,
             andnot_native: false,
+            fault: None,
         }
     }
 }

@@ -21,7 +21,7 @@ use std::cell::RefCell;
 
 use bitweave::hazmat::slice::Logic;
 
-pub use super::config::MatrixConfig;
+pub use super::config::{Fault, MatrixConfig};
 use super::library::{Library, Op};
 
 /// Cycle and call counters of a session, with cycles split by phase.
@@ -86,6 +86,8 @@ struct State {
     phase: &'static str,
     pending: Option<Run>,
     counters: Counters,
+    /// PE operations executed so far (for [`MatrixConfig::fault`]).
+    executed: u64,
 }
 
 thread_local! {
@@ -118,6 +120,7 @@ pub fn session<R>(cfg: &MatrixConfig, lib: Library, f: impl FnOnce() -> R) -> (R
             phase: "other",
             pending: None,
             counters: Counters::default(),
+            executed: 0,
         });
     });
     let r = f();
@@ -221,7 +224,7 @@ impl State {
 
     /// Executes `op` on every PE and charges it.
     fn exec(&mut self, op: Op, a: u32, b: u32) -> Bit {
-        let out: Vec<u64> = {
+        let mut out: Vec<u64> = {
             let (ra, rb) = (self.row(a), self.row(b));
             ra.iter()
                 .zip(rb)
@@ -234,6 +237,10 @@ impl State {
                 })
                 .collect()
         };
+        if let Some(f) = self.cfg.fault.filter(|f| f.op == self.executed) {
+            out[f.pe / 64] ^= 1 << (f.pe % 64);
+        }
+        self.executed += 1;
         let d = self.alloc();
         let w = self.words;
         self.data[d as usize * w..(d as usize + 1) * w].copy_from_slice(&out);
