@@ -2,8 +2,10 @@
 //!
 //! The S-box is not typed in: [`SBOX`] is derived at compile time from its definition
 //! (inversion in GF(2^8) modulo x^8+x^4+x^3+x+1, then the affine map of FIPS-197 §5.1.1).
-//! The key expansion is FIPS-197 §5.2; it runs once per key and uses the S-box table, so it
-//! is not constant-time with respect to the key (see each backend's notes).
+//! The key expansion is FIPS-197 §5.2, with SubWord supplied by the backend: the AES-NI
+//! and ARMv8 backends run it on the AES instruction and the bitsliced ones on their circuit,
+//! so their key set-up is constant-time; only `soft` (and [`KeySchedule::new`]) index the
+//! S-box table with key bytes, as the rest of `soft` indexes it with data.
 
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
