@@ -10,7 +10,7 @@ use core::arch::x86_64::*;
 use super::engine::{ABSORB, DECRYPT, ENCRYPT};
 use super::lanes::Soa;
 use super::layout::STATE_WORDS;
-use super::wide::{blocks, pi_states, Isa, Kernel, Offsets};
+use super::wide::{blocks, pi_states, unroll, Isa, Kernel, Offsets};
 
 type Y = __m256i;
 type Chunk = [Y; 4];
@@ -195,7 +195,7 @@ impl Kernel<u64> for Avx2 {
 unsafe fn transpose_d8(r: [Y; 8]) -> [Y; 8] {
     // SAFETY: register-only intrinsics; AVX2 is present (the `Isa` contract).
     unsafe {
-        let a: [Y; 8] = core::array::from_fn(|i| {
+        let a: [Y; 8] = unroll!(8, i => {
             let (x, y) = (r[i & !1], r[i | 1]);
             if i & 1 == 0 {
                 _mm256_unpacklo_epi32(x, y)
@@ -204,7 +204,7 @@ unsafe fn transpose_d8(r: [Y; 8]) -> [Y; 8] {
             }
         });
         // a[4g + k]: rows 4g.. ; b pairs a[4g + k] with a[4g + k + 2].
-        let b: [Y; 8] = core::array::from_fn(|i| {
+        let b: [Y; 8] = unroll!(8, i => {
             let (g, k) = (i / 4, i % 4);
             let (x, y) = (a[4 * g + k / 2], a[4 * g + k / 2 + 2]);
             if k & 1 == 0 {
@@ -294,7 +294,7 @@ impl Kernel<u32> for Avx2 {
 unsafe fn transpose_w8(r: [Y; 8]) -> [Y; 8] {
     // SAFETY: register-only intrinsics; AVX2 is present (the `Isa` contract).
     unsafe {
-        let a: [Y; 8] = core::array::from_fn(|i| {
+        let a: [Y; 8] = unroll!(8, i => {
             let (x, y) = (r[i & !1], r[i | 1]);
             if i & 1 == 0 {
                 _mm256_unpacklo_epi16(x, y)
@@ -302,7 +302,7 @@ unsafe fn transpose_w8(r: [Y; 8]) -> [Y; 8] {
                 _mm256_unpackhi_epi16(x, y)
             }
         });
-        let b: [Y; 8] = core::array::from_fn(|i| {
+        let b: [Y; 8] = unroll!(8, i => {
             let (g, k) = (i / 4, i % 4);
             let (x, y) = (a[4 * g + k / 2], a[4 * g + k / 2 + 2]);
             if k & 1 == 0 {
@@ -311,7 +311,7 @@ unsafe fn transpose_w8(r: [Y; 8]) -> [Y; 8] {
                 _mm256_unpackhi_epi32(x, y)
             }
         });
-        core::array::from_fn(|i| {
+        unroll!(8, i => {
             let (x, y) = (b[i / 2], b[i / 2 + 4]);
             if i & 1 == 0 {
                 _mm256_unpacklo_epi64(x, y)
@@ -403,7 +403,7 @@ where
     // SAFETY: each row is L words = 32 bytes (asserted by the caller), read and written
     // whole; AVX2 is the caller's contract.
     unsafe {
-        let x = core::array::from_fn(|i| Avx2::load(s[i].as_ptr().cast()));
+        let x = unroll!(16, i => Avx2::load(s[i].as_ptr().cast()));
         let y = pi_states::<Avx2, W>(x);
         for (row, v) in s.iter_mut().zip(y) {
             Avx2::store(row.as_mut_ptr().cast(), v);

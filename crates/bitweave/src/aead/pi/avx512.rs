@@ -7,7 +7,7 @@ use core::arch::x86_64::*;
 
 use super::engine::{ABSORB, DECRYPT, ENCRYPT};
 use super::layout::STATE_WORDS;
-use super::wide::{blocks, Isa, Kernel, Offsets};
+use super::wide::{blocks, unroll, Isa, Kernel, Offsets};
 
 type Z = __m512i;
 type Chunk = [Z; 4];
@@ -227,8 +227,8 @@ impl Kernel<u32> for Avx512 {
         unsafe {
             let lo = _mm512_set_epi64(11, 10, 3, 2, 9, 8, 1, 0);
             let hi = _mm512_set_epi64(15, 14, 7, 6, 13, 12, 5, 4);
-            let o: [Z; 4] = core::array::from_fn(|i| _mm512_permutex2var_epi64(v[i], lo, v[4 + i]));
-            let p: [Z; 4] = core::array::from_fn(|i| _mm512_permutex2var_epi64(v[i], hi, v[4 + i]));
+            let o: [Z; 4] = unroll!(4, i => _mm512_permutex2var_epi64(v[i], lo, v[4 + i]));
+            let p: [Z; 4] = unroll!(4, i => _mm512_permutex2var_epi64(v[i], hi, v[4 + i]));
             let a = transpose_d4(o);
             let b = transpose_d4(p);
             [a[0], a[1], a[2], a[3], b[0], b[1], b[2], b[3]]

@@ -13,14 +13,14 @@
 // Word-sliced code indexes state word i of lane l; index loops say that most plainly.
 #![allow(clippy::needless_range_loop)]
 
-use zeroize::Zeroize;
+use crate::bytes::wipe;
 
 use super::lanes::{pi_single, Soa};
 use super::layout::{
     block_of, block_words, blocks, counter, init_state, inject, rate_bytes, store_words,
     RATE_WORDS, STATE_WORDS,
 };
-use super::word::Word;
+use super::word::{limbs, Word};
 
 /// One message's inputs. For decryption `smn` is the encrypted SMN and `data` the ciphertext
 /// body (without E(SMN) and tag).
@@ -105,9 +105,9 @@ struct Sponge<W: Word> {
 
 impl<W: Word> Drop for Sponge<W> {
     fn drop(&mut self) {
-        self.cis.zeroize();
-        self.ctr0.zeroize();
-        self.tag.zeroize();
+        wipe(&mut self.cis);
+        wipe(core::slice::from_mut(&mut self.ctr0));
+        wipe(&mut self.tag);
     }
 }
 
@@ -207,7 +207,7 @@ impl<W: Word, const L: usize> Scheduler<'_, '_, '_, '_, W, L> {
         for (st, sp) in states.iter().zip(&mut self.sponges) {
             sp.cis = *st;
         }
-        states.zeroize();
+        wipe(&mut states);
         // 4. The SMN blocks; each result becomes its message's CIS.
         for m in 0..self.jobs.len() {
             if self.jobs[m].smn.is_some() {
@@ -301,33 +301,55 @@ impl<W: Word, const L: usize> Scheduler<'_, '_, '_, '_, W, L> {
         self.pending.clear();
     }
 
+    /// The steps of `lanes` on the lane kernel, each lane's state built and read in place
+    /// in the SoA (which is wiped when the scheduler drops): a 64-byte message's few steps
+    /// are mostly this data movement, not π.
     fn wide(&mut self, lanes: &[Lane]) {
+        let soa = &mut *self.soa;
         for (l, lane) in lanes.iter().enumerate() {
-            let mut st = self.sponges[lane.m].cis;
-            inject(&mut st, lane.ctr);
+            let cis = &self.sponges[lane.m].cis;
             for i in 0..STATE_WORDS {
-                self.soa[i][l] = st[i];
+                soa[i][l] = cis[i];
             }
-            st.zeroize();
+            for i in 0..limbs::<W>() {
+                soa[i][l] = soa[i][l].xor(W::limb(lane.ctr, i));
+            }
         }
-        (self.kernel)(&mut self.soa);
+        (self.kernel)(soa);
+        let rb = rate_bytes::<W>();
         for (l, lane) in lanes.iter().enumerate() {
+            let job = &self.jobs[lane.m];
+            if lane.phase == Phase::Msg && (lane.b + 1) * rb <= job.data.len() {
+                // A full message block: keystream ^ data out, the ciphertext back in.
+                let start = lane.b * rb;
+                let data = &job.data[start..start + rb];
+                let out = &mut self.outs[lane.m].data[start..start + rb];
+                let soa = &mut *self.soa;
+                for (k, &i) in RATE_WORDS.iter().enumerate() {
+                    let d = W::load_le(&data[k * W::BYTES..]);
+                    let v = soa[i][l].xor(d);
+                    v.store_le(&mut out[k * W::BYTES..]);
+                    soa[i][l] = if self.decrypt { d } else { v };
+                }
+                continue;
+            }
             let mut r: [W; 8] = RATE_WORDS.map(|i| self.soa[i][l]);
             self.absorb(lane, &mut r);
             for (k, &i) in RATE_WORDS.iter().enumerate() {
                 self.soa[i][l] = r[k];
             }
-            r.zeroize();
+            wipe(&mut r);
         }
-        (self.kernel)(&mut self.soa);
+        let soa = &mut *self.soa;
+        (self.kernel)(soa);
         for (l, lane) in lanes.iter().enumerate() {
             let sp = &mut self.sponges[lane.m];
             for (k, &i) in RATE_WORDS.iter().enumerate() {
-                sp.tag[k] = sp.tag[k].add(self.soa[i][l]);
+                sp.tag[k] = sp.tag[k].add(soa[i][l]);
             }
             if lane.phase == Phase::Smn {
                 for i in 0..STATE_WORDS {
-                    sp.cis[i] = self.soa[i][l];
+                    sp.cis[i] = soa[i][l];
                 }
             }
         }
@@ -342,7 +364,7 @@ impl<W: Word, const L: usize> Scheduler<'_, '_, '_, '_, W, L> {
         for (k, &i) in RATE_WORDS.iter().enumerate() {
             st[i] = r[k];
         }
-        r.zeroize();
+        wipe(&mut r);
         pi_single(&mut st);
         let sp = &mut self.sponges[lane.m];
         for (k, &i) in RATE_WORDS.iter().enumerate() {
@@ -351,7 +373,7 @@ impl<W: Word, const L: usize> Scheduler<'_, '_, '_, '_, W, L> {
         if lane.phase == Phase::Smn {
             sp.cis = st;
         }
-        st.zeroize();
+        wipe(&mut st);
     }
 
     /// The data half of a triplex step on the rate `r` (keystream on entry): writes the
@@ -405,7 +427,7 @@ impl<W: Word, const L: usize> Scheduler<'_, '_, '_, '_, W, L> {
 impl<W: Word, const L: usize> Drop for Scheduler<'_, '_, '_, '_, W, L> {
     fn drop(&mut self) {
         let soa: &mut Soa<W, L> = &mut self.soa;
-        soa.zeroize();
+        wipe(soa.as_flattened_mut());
     }
 }
 
@@ -448,7 +470,7 @@ pub fn steps<W: Word, const L: usize>(
                 for (j, &i) in RATE_WORDS.iter().enumerate() {
                     tag[j] = tag[j].add(s[i]);
                 }
-                s.zeroize();
+                wipe(&mut s);
             }
         } else {
             for l in 0..n {
@@ -457,7 +479,7 @@ pub fn steps<W: Word, const L: usize>(
                 for i in 0..STATE_WORDS {
                     soa[i][l] = s[i];
                 }
-                s.zeroize();
+                wipe(&mut s);
             }
             kernel(&mut soa);
             for l in 0..n {
@@ -479,7 +501,7 @@ pub fn steps<W: Word, const L: usize>(
         b += n;
     }
     let soa: &mut Soa<W, L> = &mut soa;
-    soa.zeroize();
+    wipe(soa.as_flattened_mut());
 }
 
 /// The data half of a triplex step on a full block: `r` holds the keystream on entry,

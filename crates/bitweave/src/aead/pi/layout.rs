@@ -36,7 +36,7 @@ pub fn init_state<W: Word>(key: &[u8], npub: &[u8]) -> [W; STATE_WORDS] {
     for (i, w) in s.iter_mut().enumerate() {
         *w = W::load_le(&buf[i * W::BYTES..]);
     }
-    zeroize::Zeroize::zeroize(&mut buf);
+    crate::bytes::wipe(&mut buf);
     s
 }
 
@@ -70,7 +70,7 @@ pub fn block_words<W: Word>(data: &[u8]) -> [W; 8] {
         buf[data.len()] = 0x01;
     }
     let words = core::array::from_fn(|i| W::load_le(&buf[i * W::BYTES..]));
-    zeroize::Zeroize::zeroize(&mut buf);
+    crate::bytes::wipe(&mut buf);
     words
 }
 
@@ -83,7 +83,7 @@ pub fn store_words<W: Word>(words: &[W; 8], out: &mut [u8]) {
     }
     let n = out.len();
     out.copy_from_slice(&buf[..n]);
-    zeroize::Zeroize::zeroize(&mut buf);
+    crate::bytes::wipe(&mut buf);
 }
 
 /// Number of blocks AD or a message of `len` bytes occupies: the full blocks plus the

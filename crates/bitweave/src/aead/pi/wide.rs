@@ -26,6 +26,30 @@ use super::lanes::{mu_words, nu_words};
 use super::layout::STATE_WORDS;
 use super::word::{limbs, Word};
 
+/// `[e(0), e(1), …, e(N-1)]` with `$i` bound to each index, written out. In the kernels'
+/// generic code a closure (`core::array::from_fn`) is compiled without the kernel's target
+/// features: with several codegen units (the default release profile of a crate that
+/// depends on bitweave) its intrinsics stayed out-of-line calls, one per vector operation.
+macro_rules! unroll {
+    (3, $i:ident => $e:expr) => {
+        [{ let $i = 0; $e }, { let $i = 1; $e }, { let $i = 2; $e }]
+    };
+    (4, $i:ident => $e:expr) => {
+        [{ let $i = 0; $e }, { let $i = 1; $e }, { let $i = 2; $e }, { let $i = 3; $e }]
+    };
+    (8, $i:ident => $e:expr) => {{
+        let [a, b, c, d] = unroll!(4, $i => $e);
+        let [e, f, g, h] = unroll!(4, j => { let $i = j + 4; $e });
+        [a, b, c, d, e, f, g, h]
+    }};
+    (16, $i:ident => $e:expr) => {{
+        let [a, b, c, d, e, f, g, h] = unroll!(8, $i => $e);
+        let [i, j, k, l, m, n, o, p] = unroll!(8, x => { let $i = x + 8; $e });
+        [a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p]
+    }};
+}
+pub(super) use unroll;
+
 /// A vector register type and its word-size-independent operations.
 ///
 /// # Safety
@@ -279,14 +303,13 @@ pub unsafe fn pi_states<I: Kernel<W>, W: Offsets>(x: [I::V; STATE_WORDS]) -> [I:
     // SAFETY: register-only work; the ISA's features are present (this fn's contract).
     unsafe {
         let keys = Keys::<W>::new();
-        let nx = core::array::from_fn(|c| {
-            nu::<I, W, true>([x[4 * c], x[4 * c + 1], x[4 * c + 2], x[4 * c + 3]])
-        });
+        let nx =
+            unroll!(4, c => nu::<I, W, true>([x[4 * c], x[4 * c + 1], x[4 * c + 2], x[4 * c + 3]]));
         let out = pi::<I, W>(&keys, nx);
         let i3: [I::V; 4] =
-            core::array::from_fn(|i| I::add(out.i3e[i], I::splat(W::default().sub(keys.eps[i]))));
+            unroll!(4, i => I::add(out.i3e[i], I::splat(W::default().sub(keys.eps[i]))));
         let chunks = [out.i0, out.i1, out.i2, i3];
-        core::array::from_fn(|i| chunks[i / 4][i % 4])
+        unroll!(16, i => chunks[i / 4][i % 4])
     }
 }
 
@@ -321,9 +344,11 @@ pub unsafe fn blocks<I: Kernel<W>, W: Offsets, const MODE: u8>(
         assert!(MODE == ABSORB || out.len() >= n * batch);
         let keys = Keys::<W>::new();
         // Lane-invariant: ν of chunks I1..I3 of the first π, chunk I0 before the counter.
-        let nc: [[I::V; 4]; 3] =
-            core::array::from_fn(|c| nu_chunk(cis, c + 1).map(|w| I::splat(w)));
-        let c0: [I::V; 4] = core::array::from_fn(|i| I::splat(cis[i]));
+        let nc: [[I::V; 4]; 3] = unroll!(3, c => {
+            let words = nu_chunk(cis, c + 1);
+            unroll!(4, i => I::splat(words[i]))
+        });
+        let c0: [I::V; 4] = unroll!(4, i => I::splat(cis[i]));
         // Block numbers through the same transpose: which lane holds which block.
         let mut numbers = [0u8; 512];
         for l in 0..I::L {
@@ -335,7 +360,7 @@ pub unsafe fn blocks<I: Kernel<W>, W: Offsets, const MODE: u8>(
         for b in 0..n {
             let base = ctr.wrapping_add((b * I::L) as u64);
             let limb = I::counters(base, idx);
-            let x0: [I::V; 4] = core::array::from_fn(|i| {
+            let x0: [I::V; 4] = unroll!(4, i => {
                 if i < lim {
                     I::xor(c0[i], limb[i])
                 } else {
@@ -435,7 +460,7 @@ pub(super) use entry;
 unsafe fn load8<I: Isa>(p: *const u8) -> [I::V; 8] {
     // SAFETY: the ISA's features are present and `p` is valid for `8 * I::BYTES` bytes (the
     // caller's contract, kept by `blocks`).
-    unsafe { core::array::from_fn(|r| I::load(p.add(I::BYTES * r))) }
+    unsafe { unroll!(8, r => I::load(p.add(I::BYTES * r))) }
 }
 
 #[inline(always)]
