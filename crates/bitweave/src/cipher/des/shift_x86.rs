@@ -53,11 +53,21 @@ impl Lanes {
                 WINDOW[first + 6] as u64,
             ])
         };
+        // Written out, not `array::from_fn`: a closure there is compiled without the
+        // caller's AVX2, and with several codegen units each load stayed a call.
+        let four = |t: &[[u64; 4]; 8], first: usize| {
+            [
+                group(t, first, 0),
+                group(t, first, 1),
+                group(t, first, 2),
+                group(t, first, 3),
+            ]
+        };
         Lanes {
-            truth_a: std::array::from_fn(|j| group(&TRUTH, 0, j)),
-            truth_b: std::array::from_fn(|j| group(&TRUTH, 1, j)),
-            place_a: std::array::from_fn(|j| group(&PLACE, 0, j)),
-            place_b: std::array::from_fn(|j| group(&PLACE, 1, j)),
+            truth_a: four(&TRUTH, 0),
+            truth_b: four(&TRUTH, 1),
+            place_a: four(&PLACE, 0),
+            place_b: four(&PLACE, 1),
             window_a: w(0),
             window_b: w(1),
             // SAFETY: AVX (set1) is available to every caller (see `lanes`).
