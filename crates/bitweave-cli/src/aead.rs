@@ -222,4 +222,7 @@ pub fn print_list() {
         backends.join(", "),
         PiBackend::best().name()
     );
+    for b in PiBackend::ALL {
+        println!("  {:<9}{}", b.name(), b.why());
+    }
 }

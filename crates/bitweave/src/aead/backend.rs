@@ -56,6 +56,31 @@ impl PiBackend {
         }
     }
 
+    /// What the backend runs and the measurement that places it (shown by `bitweave
+    /// list`; the figures are the README's, TSC c/B, encrypt, one message unless said).
+    pub fn why(self) -> &'static str {
+        match self {
+            PiBackend::Reference => {
+                "the designers' reference structure, block by block: the cross-check, never a default"
+            }
+            PiBackend::Portable => {
+                "scalar π, one state at a time, rounds written out: 5.9-7.7 / 11.9 / 24.5 c/B for \
+                 π64 / π32 / π16 at 16 KiB (Zen 3; the word-sliced lane kernel it replaced ran \
+                 13.4 / 31 / 86); default without AVX2"
+            }
+            PiBackend::Avx2 => {
+                "whole-step kernel (4 / 8 / 16 blocks per ymm batch) on a message's runs, ymm \
+                 lane kernel on tails and many short messages: 2.4-2.7 c/B at 16 KiB (Zen 3), \
+                 against portable's 5.9-24.5; default with AVX2 and no AVX-512"
+            }
+            PiBackend::Avx512 => {
+                "zmm whole-step kernel on 512-byte batches, AVX2's kernels on the rest: π64 \
+                 16 KiB 1.40-1.58 c/B against 1.97-2.11 on avx2 (Zen 4, 2026-11-27); a zmm lane \
+                 kernel measured no faster on short messages; default with AVX-512"
+            }
+        }
+    }
+
     /// CPU features the backend needs, as `a+b` (`-` for none).
     pub fn needs(self) -> String {
         crate::cpu::describe(self.features())
