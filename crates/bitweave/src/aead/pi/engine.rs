@@ -319,22 +319,16 @@ impl<W: Word, const L: usize> Scheduler<'_, '_, '_, '_, W, L> {
         let rb = rate_bytes::<W>();
         for (l, lane) in lanes.iter().enumerate() {
             let job = &self.jobs[lane.m];
-            if lane.phase == Phase::Msg && (lane.b + 1) * rb <= job.data.len() {
-                // A full message block: keystream ^ data out, the ciphertext back in.
-                let start = lane.b * rb;
-                let data = &job.data[start..start + rb];
-                let out = &mut self.outs[lane.m].data[start..start + rb];
-                let soa = &mut *self.soa;
-                for (k, &i) in RATE_WORDS.iter().enumerate() {
-                    let d = W::load_le(&data[k * W::BYTES..]);
-                    let v = soa[i][l].xor(d);
-                    v.store_le(&mut out[k * W::BYTES..]);
-                    soa[i][l] = if self.decrypt { d } else { v };
-                }
-                continue;
-            }
             let mut r: [W; 8] = RATE_WORDS.map(|i| self.soa[i][l]);
-            self.absorb(lane, &mut r);
+            if lane.phase == Phase::Msg && (lane.b + 1) * rb <= job.data.len() {
+                // A full message block: no padding to handle.
+                let start = lane.b * rb;
+                let mode = if self.decrypt { DECRYPT } else { ENCRYPT };
+                let out = &mut self.outs[lane.m].data[start..start + rb];
+                absorb_full(mode, &mut r, &job.data[start..start + rb], Some(out));
+            } else {
+                self.absorb(lane, &mut r);
+            }
             for (k, &i) in RATE_WORDS.iter().enumerate() {
                 self.soa[i][l] = r[k];
             }
