@@ -241,13 +241,14 @@ impl AesX86 {
 const VAES512_MIN_BATCH: usize = 4096;
 
 /// CTR calls under this many bytes run VAES-256's kernel on a VAES-512 backend: below
-/// four groups the per-call set-up is not repaid (Zen 4: 512 B 0.24 c/B against 0.21 on
-/// VAES-256, 1 KiB 0.18 against 0.17; even at 2 KiB).
-const VAES512_MIN_CTR: usize = 2048;
+/// eight groups the per-call set-up is not repaid (Zen 4, same run, c/B VAES-256 /
+/// VAES-512: 1 KiB 0.15/0.15, 2 KiB 0.14/0.15, 4 KiB 0.14/0.13).
+const VAES512_MIN_CTR: usize = 4096;
 
-/// Single-stream CBC/CFB decryptions under one 512-byte group run VAES-256's kernel on a
-/// VAES-512 backend (it sizes its registers to them).
-const VAES512_MIN_STREAM: usize = 512;
+/// Single-stream CBC/CFB decryptions under this many bytes run VAES-256's kernel on a
+/// VAES-512 backend (Zen 4, same run, CBC c/B VAES-256 / VAES-512: 512 B 0.14/0.18,
+/// 1 KiB 0.13/0.15, 2 KiB 0.12/0.13, 4 KiB 0.12/0.12).
+const VAES512_MIN_STREAM: usize = 4096;
 
 /// SubWord through `AESENCLAST` with a zero key: with the word in all four columns,
 /// ShiftRows moves nothing that matters and SubBytes is the S-box, in constant time.
