@@ -2,6 +2,34 @@
 
 use serde::Serialize;
 
+/// How a row's model figure stands to the paper.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    /// A parameter the paper states or the architecture forces (cited in the model's code);
+    /// the paper column holds the stated value where there is one.
+    Derived,
+    /// A paper row on which a declared open parameter was fitted: its deviation is the
+    /// fit's residual, not a prediction.
+    Fitted,
+    /// Computed by the model from the derived and fitted parameters: the rows the model is
+    /// judged on.
+    Predicted,
+}
+
+impl Kind {
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Derived => "derived",
+            Kind::Fitted => "fitted",
+            Kind::Predicted => "predicted",
+        }
+    }
+}
+
+/// Deviation within which a predicted row counts as agreeing with the paper.
+pub const AGREEMENT: f64 = 0.15;
+
 /// One compared figure.
 #[derive(Debug, Clone, Serialize)]
 pub struct Row {
@@ -15,10 +43,11 @@ pub struct Row {
     pub model: f64,
     /// (model - paper) / paper, where the paper gives a non-zero figure.
     pub deviation: Option<f64>,
+    pub kind: Kind,
 }
 
 impl Row {
-    /// A row; the deviation is computed from the two figures.
+    /// A predicted row; the deviation is computed from the two figures.
     pub fn new(
         metric: impl Into<String>,
         unit: impl Into<String>,
@@ -32,6 +61,49 @@ impl Row {
             paper,
             model,
             deviation,
+            kind: Kind::Predicted,
+        }
+    }
+
+    /// This row as the one a parameter was fitted on.
+    pub fn fitted(self) -> Row {
+        Row {
+            kind: Kind::Fitted,
+            ..self
+        }
+    }
+
+    /// This row as a stated or forced parameter.
+    pub fn derived(self) -> Row {
+        Row {
+            kind: Kind::Derived,
+            ..self
+        }
+    }
+}
+
+/// The headline: how many predicted rows with a paper figure are within [`AGREEMENT`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Summary {
+    /// Predicted rows the paper gives a figure for.
+    pub predicted: usize,
+    /// Of those, the rows within ±15 %.
+    pub within_15_percent: usize,
+    /// Fitted rows (the fit's own rows, not counted above).
+    pub fitted: usize,
+}
+
+impl Summary {
+    pub fn of(rows: &[Row]) -> Summary {
+        let compared = || {
+            rows.iter()
+                .filter(|r| r.kind == Kind::Predicted)
+                .filter_map(|r| r.deviation)
+        };
+        Summary {
+            predicted: compared().count(),
+            within_15_percent: compared().filter(|d| d.abs() <= AGREEMENT).count(),
+            fitted: rows.iter().filter(|r| r.kind == Kind::Fitted).count(),
         }
     }
 }
@@ -43,12 +115,24 @@ pub struct Report {
     /// True when every datum the model computed matched the bitweave library.
     pub verified: bool,
     pub rows: Vec<Row>,
+    /// The predicted rows' agreement with the paper (computed from `rows`).
+    pub summary: Summary,
     /// Free-text notes printed under the table (not part of the JSON contract's fields).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
 }
 
 impl Report {
+    pub fn new(model: &str, verified: bool, rows: Vec<Row>, notes: Vec<String>) -> Report {
+        Report {
+            model: model.to_string(),
+            verified,
+            summary: Summary::of(&rows),
+            rows,
+            notes,
+        }
+    }
+
     /// The JSON form.
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).expect("report serialises")
@@ -73,8 +157,8 @@ impl Report {
             .unwrap_or(6)
             .max(6);
         s += &format!(
-            "{:<w$}  {:<10} {:>12} {:>12} {:>10}\n",
-            "metric", "unit", "paper", "model", "deviation"
+            "{:<w$}  {:<10} {:>12} {:>12} {:>10}  {}\n",
+            "metric", "unit", "paper", "model", "deviation", "kind"
         );
         for r in &self.rows {
             let paper = r.paper.map_or("-".into(), |p| format!("{p:.4}"));
@@ -82,10 +166,23 @@ impl Report {
                 .deviation
                 .map_or("-".into(), |d| format!("{:+.1}%", d * 100.0));
             s += &format!(
-                "{:<w$}  {:<10} {:>12} {:>12.4} {:>10}\n",
-                r.metric, r.unit, paper, r.model, dev
+                "{:<w$}  {:<10} {:>12} {:>12.4} {:>10}  {}\n",
+                r.metric,
+                r.unit,
+                paper,
+                r.model,
+                dev,
+                r.kind.name()
             );
         }
+        let h = self.summary;
+        s += &format!(
+            "predicted rows within 15 % of the paper: {} of {} ({} row{} fitted, not counted)\n",
+            h.within_15_percent,
+            h.predicted,
+            h.fitted,
+            if h.fitted == 1 { "" } else { "s" }
+        );
         for n in &self.notes {
             s += &format!("note: {n}\n");
         }

@@ -128,12 +128,12 @@ fn pct(x: f64) -> String {
 pub fn report_for(cfg: &CellConfig, verify_bytes: usize) -> Report {
     match build(cfg, verify_bytes) {
         Ok(r) => r,
-        Err(e) => Report {
-            model: "cell".into(),
-            verified: false,
-            rows: Vec::new(),
-            notes: vec![format!("the model could not run: {e}")],
-        },
+        Err(e) => Report::new(
+            "cell",
+            false,
+            Vec::new(),
+            vec![format!("the model could not run: {e}")],
+        ),
     }
 }
 
@@ -366,10 +366,5 @@ fn build(cfg: &CellConfig, verify_bytes: usize) -> Result<Report, CellError> {
                     .fold(0.0, f64::max)
         ),
     ];
-    Ok(Report {
-        model: "cell".into(),
-        verified,
-        rows,
-        notes,
-    })
+    Ok(Report::new("cell", verified, rows, notes))
 }

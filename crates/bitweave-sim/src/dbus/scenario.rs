@@ -593,10 +593,5 @@ pub fn report() -> Report {
         ]
         .map(String::from),
     );
-    Report {
-        model: "dbus".into(),
-        verified,
-        rows,
-        notes,
-    }
+    Report::new("dbus", verified, rows, notes)
 }

@@ -58,12 +58,12 @@ impl Library {
 
 /// Eq. (1): n 1-bit calls, `(C1 + C2 + C3) · n`.
 pub fn mx_xor(cfg: &MatrixConfig, n: u64) -> u64 {
-    cfg.call_cycles() * n
+    cfg.call_cycles * n
 }
 
 /// Eq. (2): one multi-bit call, `C1 + C2 + C3 + n` (n times the per-bit cycles).
 pub fn mx_xor_h(cfg: &MatrixConfig, n: u64) -> u64 {
-    cfg.call_cycles() + cfg.bit_cycles * n
+    cfg.call_cycles + cfg.bit_cycles * n
 }
 
 #[cfg(test)]
@@ -73,9 +73,7 @@ mod tests {
     #[test]
     fn equations_one_and_two() {
         let cfg = MatrixConfig {
-            c1_register_setting: 2,
-            c2_read: 3,
-            c3_execute_write: 5,
+            call_cycles: 10,
             ..MatrixConfig::default()
         };
         assert_eq!(mx_xor(&cfg, 128), 10 * 128);

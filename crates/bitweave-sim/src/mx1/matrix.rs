@@ -175,7 +175,7 @@ pub fn pes() -> usize {
 }
 
 /// V-channel transfer: PE `j` receives PE `j - dist`'s bit (PEs below `dist` receive 0);
-/// `dist` must be a power of two. One library call: C1 + V-channel cycles.
+/// `dist` must be a power of two. One library call.
 pub fn vshift(b: Bit, dist: usize) -> Bit {
     assert!(dist.is_power_of_two(), "the V-channel spans powers of two");
     with(|s| {
@@ -189,7 +189,7 @@ pub fn vshift(b: Bit, dist: usize) -> Bit {
         let d = s.alloc();
         let w = s.words;
         s.data[d as usize * w..(d as usize + 1) * w].copy_from_slice(&out);
-        let c = s.cfg.c1_register_setting + s.cfg.vch_cycles;
+        let c = s.cfg.call_cycles;
         let ph = s.phase;
         s.counters.add(ph, c);
         s.counters.calls += 1;
@@ -297,7 +297,7 @@ impl State {
             let c = self.lib.cycles(&self.cfg, Op::Xor, r.len);
             self.counters.add(r.phase, c);
             // The cheaper of one n-bit call and n 1-bit calls (eq. 2 vs eq. 1).
-            self.counters.calls += if c == self.cfg.call_cycles() * r.len {
+            self.counters.calls += if c == self.cfg.call_cycles * r.len {
                 r.len
             } else {
                 1
@@ -355,7 +355,7 @@ mod tests {
         assert_eq!(x, row(1024, |j| (j % 3 == 0) ^ (j % 5 == 0)));
         assert_eq!(n, row(1024, |j| j % 3 != 0 && j % 5 == 0));
         // XOR, then INV + AND: three 1-bit calls of C1 + C2 + C3.
-        assert_eq!(c.cycles, 3 * cfg.call_cycles());
+        assert_eq!(c.cycles, 3 * cfg.call_cycles);
         assert_eq!(c.calls, 3);
     }
 
@@ -367,6 +367,6 @@ mod tests {
             read_row(vshift(v[0], 256))
         });
         assert_eq!(r, row(1024, |j| j == 261));
-        assert_eq!(c.cycles, cfg.c1_register_setting + cfg.vch_cycles);
+        assert_eq!(c.cycles, cfg.call_cycles);
     }
 }

@@ -532,10 +532,5 @@ pub fn report() -> Report {
         ]
         .map(String::from),
     );
-    Report {
-        model: "ppe".into(),
-        verified,
-        rows,
-        notes,
-    }
+    Report::new("ppe", verified, rows, notes)
 }
