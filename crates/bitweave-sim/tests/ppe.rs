@@ -325,3 +325,27 @@ fn report_json_has_the_contract_fields() {
     assert_eq!(metric("PPE π64: ARX block, cycles")["paper"], 54.0);
     assert!(r.to_table().contains("PPE π64"));
 }
+
+/// The custom cores' second reading: a + b/k fitted on the single and double rows (labelled
+/// `fitted`, residual zero by construction), the quad rows predicted from it.
+#[test]
+fn custom_cores_a_plus_b_over_k_fits_two_rows_and_predicts_quad() {
+    let r = bitweave_sim::run("ppe").unwrap();
+    let reading: Vec<_> = r
+        .rows
+        .iter()
+        .filter(|x| x.metric.contains("a + b/k reading"))
+        .collect();
+    assert_eq!(reading.len(), 8, "{}", r.to_table());
+    for x in &reading {
+        let quad = x.metric.contains(" quad ");
+        let want = if quad {
+            bitweave_sim::report::Kind::Predicted
+        } else {
+            bitweave_sim::report::Kind::Fitted
+        };
+        assert_eq!(x.kind, want, "{}", x.metric);
+        let d = x.deviation.unwrap().abs();
+        assert!(if quad { d < 0.01 } else { d < 1e-9 }, "{}: {d}", x.metric);
+    }
+}
