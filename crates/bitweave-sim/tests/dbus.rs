@@ -312,8 +312,13 @@ fn report_json_has_the_contract_fields() {
             assert!((d - (m - p) / p).abs() < 1e-12);
         }
     }
-    // Table III: 12 bandwidths and 6 ratios.
-    assert_eq!(with_paper, 18);
+    // Table III: 12 bandwidths and 6 ratios, and the 12 cycle counts they imply.
+    assert_eq!(with_paper, 30);
+    let derived_cycles = rows
+        .iter()
+        .filter(|r| r["kind"] == "derived" && r["paper"].is_number())
+        .count();
+    assert_eq!(derived_cycles, 12);
     let table = report.to_table();
     assert!(table.contains("32-bit cipher DBUS valid bandwidth"));
 }

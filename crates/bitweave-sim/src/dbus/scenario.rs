@@ -8,9 +8,13 @@
 //! response is back), inclusive.
 //!
 //! Interpretations (also printed as report notes):
-//! - "40 words", "10×4 words": 40 data beats of the bus width (40 double words on the 64-bit
-//!   bus); "10 AES states": 160 bytes, 40 beats at 32 bits and 20 at 64 bits. N in eqs.
-//!   (5)/(6) is the number of beats moved in each direction.
+//! - "40 words", "10×4 words", "10 AES states": 160 bytes each (a word is 32 bits, an AES
+//!   state four words, at both widths), so 40 beats at 32 bits and 20 at 64 bits (10 rows of
+//!   2 double words in the block test). N in eqs. (5)/(6) is the number of beats moved in
+//!   each direction. Table III confirms it: converted back to cycles with eqs. (5)/(6) at
+//!   Table I's clocks, N = 40 at 64 bits would make the paper's 64-bit linear and block
+//!   transfers take ~2× the 32-bit cycles for the same 160 bytes; N = 20 gives the 32-bit
+//!   counts (this model read N = 40 at both widths until 2026-11-27).
 //! - Linear and block: the read master reads back what the write master wrote ("written into
 //!   memory then read out"), interlocked byte by byte.
 //! - Cipher: master 0 writes 10 ciphertext states, which the DMA decrypts into memory;
@@ -40,10 +44,11 @@ pub const STATE_BASE: u64 = 0x3000;
 pub const STATE_GAP: u64 = 32;
 /// The plaintext states the cipher test's read master reads.
 pub const PRELOAD_BASE: u64 = 0x4000;
-/// Beats of the linear test, rows × beats of the block test, states of the cipher test.
-pub const LINEAR_BEATS: usize = 40;
+/// Words (32 bits) of the linear test, rows × words of the block test, states of the
+/// cipher test; beats are these bytes over the bus width.
+pub const LINEAR_WORDS: usize = 40;
 pub const BLOCK_ROWS: usize = 10;
-pub const BLOCK_COLS: usize = 4;
+pub const BLOCK_WORDS: usize = 4;
 pub const STATES: usize = 10;
 
 /// Operating frequencies (Table I, maximum operational frequency of each design).
@@ -110,9 +115,9 @@ pub enum BusKind {
 /// The test cases.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TestCase {
-    /// 40 beats written, then read back (linear transfers).
+    /// 40 words (160 bytes) written, then read back (linear transfers).
     Linear,
-    /// 10 rows × 4 beats written, then read back (block transfers).
+    /// 10 rows × 4 words written, then read back (block transfers).
     Block,
     /// 10 ciphertext states written (decrypted into memory) while 10 plaintext states are
     /// read (encrypted): section IV.C's cipher test.
@@ -269,26 +274,21 @@ pub fn run_case(cfg: &ScenarioConfig, bus: BusKind, test: TestCase) -> Outcome {
     // Test data: what master 0 writes, where, and where master 1 reads.
     let (written, wkind, rkind, cipher, beats) = match test {
         TestCase::Linear => {
+            let beats = LINEAR_WORDS * 4 / bb;
             let kind = Kind::Linear {
                 addr: LINEAR_BASE,
-                beats: LINEAR_BEATS,
+                beats,
             };
-            (
-                rng.bytes(LINEAR_BEATS * bb),
-                kind,
-                kind,
-                false,
-                LINEAR_BEATS,
-            )
+            (rng.bytes(beats * bb), kind, kind, false, beats)
         }
         TestCase::Block => {
             let kind = Kind::Block {
                 addr: BLOCK_BASE,
                 rows: BLOCK_ROWS,
-                cols: BLOCK_COLS,
+                cols: BLOCK_WORDS * 4 / bb,
                 gap: BLOCK_GAP,
             };
-            let n = BLOCK_ROWS * BLOCK_COLS;
+            let n = BLOCK_ROWS * BLOCK_WORDS * 4 / bb;
             (rng.bytes(n * bb), kind, kind, false, n)
         }
         TestCase::Cipher | TestCase::CipherReadBack | TestCase::StateRead => {
@@ -485,18 +485,29 @@ pub fn report() -> Report {
             }
             let t3 = table_iii(width, test);
             let m = |s: &str| format!("{wb}-bit {} {s}", test.name());
-            rows.push(Row::new(
-                m("AXI cycles"),
-                "cycles",
-                None,
-                axi.run.cycles as f64,
-            ));
-            rows.push(Row::new(
-                m("DBUS cycles"),
-                "cycles",
-                None,
-                dbus.run.cycles as f64,
-            ));
+            // The paper prints no cycles; its own follow from Table III by eqs. (5)/(6)
+            // (CY = factor · OF · N / VB). Labelled derived: the comparison is the
+            // bandwidth row's, not a second prediction.
+            let clocks = Clocks::table_i(width);
+            let paper_cycles = |mhz: f64, vb: f64| valid_bandwidth(width, mhz, axi.beats, 1) / vb;
+            rows.push(
+                Row::new(
+                    m("AXI cycles (paper: from Table III by eq. 5/6)"),
+                    "cycles",
+                    t3.map(|p| paper_cycles(clocks.axi_mhz, p.0)),
+                    axi.run.cycles as f64,
+                )
+                .derived(),
+            );
+            rows.push(
+                Row::new(
+                    m("DBUS cycles (paper: from Table III by eq. 5/6)"),
+                    "cycles",
+                    t3.map(|p| paper_cycles(clocks.dbus_mhz, p.1)),
+                    dbus.run.cycles as f64,
+                )
+                .derived(),
+            );
             rows.push(Row::new(
                 m("AXI address commands"),
                 "commands",
@@ -585,7 +596,7 @@ pub fn report() -> Report {
     notes.extend(
         [
             "paper column: Table III valid bandwidths; ratios as stated in the text (1.20 block, 1.30/1.56 cipher), otherwise the quotient of Table III's two figures; cycles and command counts are not in the paper",
-            "VB per eqs. (5)/(6) at Table I's maximum frequencies (AXI 167/163 MHz, DBUS 216/207 MHz); N = beats per direction: 40 for linear and block at both widths (\"40 words\" read as 40 bus data), 40 (32-bit) or 20 (64-bit) for 10 AES states",
+            "VB per eqs. (5)/(6) at Table I's maximum frequencies (AXI 167/163 MHz, DBUS 216/207 MHz); N = beats per direction: 40 (32-bit) or 20 (64-bit) in every test (\"40 words\", \"10×4 words\" and \"10 AES states\" are 160 bytes each)",
             "cipher: master 0 writes 10 ciphertext states (decrypted into memory) while master 1 reads 10 preloaded plaintext states (encrypted), as section IV.C's 'meanwhile'; 'cipher read-back' reads the states just written instead, so encryption waits for their decryption",
             "engine 'fully pipelined' read as one round unit per round: a state enters every 4 (32-bit) / 2 (64-bit) cycles, latency 10 x 5 / 10 x 3 cycles; the AXI side starts a state only when all its rows are buffered (a state pair on the 64-bit bus) and emits rows only after the whole state leaves the engine",
             "DBUS and AXI cycle costs not printed in the paper (arbitration 1, command 1, memory latency 1, FIFO depths, AXI3 16-beat bursts, up to 64 outstanding AXI bursts so that the limit is not what is measured — see the 4/16 rows) are assumptions, each a named config field",
