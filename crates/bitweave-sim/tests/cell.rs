@@ -248,7 +248,18 @@ fn report_contract() {
     ] {
         let row = rows.iter().find(|x| x["metric"] == name).expect(name);
         assert!(row["paper"].is_number() && row["deviation"].is_number());
+        // The two fit rows (the open parameters are fitted on them); the rest predicted.
+        let fit = name.starts_with("Hybrid peak") || name.starts_with("Hybrid best");
+        assert_eq!(
+            row["kind"],
+            if fit { "fitted" } else { "predicted" },
+            "{name}"
+        );
+        if fit {
+            assert!(row["deviation"].as_f64().unwrap().abs() < 0.02, "{row}");
+        }
     }
+    assert_eq!(j["summary"]["fitted"], 2);
     assert!(
         rows.iter()
             .filter(|x| x["metric"].as_str().unwrap().starts_with("sweep:"))
