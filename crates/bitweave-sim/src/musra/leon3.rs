@@ -95,6 +95,20 @@ impl Default for Leon3Costs {
 }
 
 impl Leon3Costs {
+    /// The costs fitted on Table 2's LEON3-only row: 65.6 M cycles for 65.4 M instructions
+    /// is a CPI of 1.003, which leaves no room for the memory stalls GRLIB's timing adds
+    /// (a store's second cycle, a 10-cycle line fill): the write buffer and a warm cache
+    /// must hide them. The one fitted quantity is those stall cycles, scaled from GRLIB's
+    /// by a factor in [0, 1]; the row is met best at its least, 0 (the residual, +2.3 %,
+    /// is the multiplies and returns).
+    pub fn fitted_on_table2() -> Self {
+        Leon3Costs {
+            store: 1,
+            dcache_miss: 0,
+            ..Leon3Costs::default()
+        }
+    }
+
     /// The variant with LLVM's LEON3 store latency (4 cycles, SparcSchedule.td).
     pub fn llvm_itinerary() -> Self {
         Leon3Costs {
