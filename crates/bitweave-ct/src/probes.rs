@@ -12,7 +12,7 @@ use std::time::Duration;
 use bitweave::aead::{tags_equal, PiBackend, PiCipher, PiVariant};
 use bitweave::hazmat::registry::{self, BackendInfo};
 use bitweave::mode::padding;
-use bitweave::CipherKind;
+use bitweave::{BlockCipher, CipherKind};
 use rand::rngs::StdRng;
 use rand::{RngCore, SeedableRng};
 
@@ -290,6 +290,135 @@ impl Probe for SmallTable {
     }
 }
 
+/// Bytes per mode-kernel call: 16 AES blocks (32 DES blocks), plus a partial block for
+/// the stream modes so their tail paths run too.
+const MODE_BYTES: usize = 256;
+
+/// A mode kernel of a cipher's default backend, through the `Crypter` users get
+/// (`mode/aes-128-ctr-enc`, `mode/des-ede3-cbc-enc`, ...): fixed key, secret: the IV and
+/// the data. One call runs the mode over [`MODE_BYTES`] (+ 5 for CTR, CFB, CFB8 and OFB).
+struct ModeKernel {
+    cipher: bitweave::Cipher,
+    params: bitweave::ModeParams,
+    dir: bitweave::Direction,
+    iv_len: usize,
+    len: usize,
+    fixed: Vec<u8>,
+    buf: Vec<u8>,
+    out: Vec<u8>,
+}
+
+impl ModeKernel {
+    fn new(suite: bitweave::Suite, dir: bitweave::Direction, key: &[u8]) -> ModeKernel {
+        let kind = suite.cipher;
+        let cipher = bitweave::Cipher::new(kind, &key[..kind.key_len()]).expect("key length");
+        let params = suite.params().padding(false);
+        let stream = !suite.mode.whole_blocks();
+        let len = MODE_BYTES + if stream { 5 } else { 0 };
+        let iv_len = params.iv_len(kind.block_size());
+        ModeKernel {
+            cipher,
+            params,
+            dir,
+            iv_len,
+            len,
+            fixed: Vec::new(),
+            buf: vec![0; iv_len + len],
+            out: Vec::with_capacity(len + 64),
+        }
+    }
+}
+
+impl Probe for ModeKernel {
+    type Input = Vec<u8>;
+    fn input_len(&self) -> usize {
+        self.iv_len + self.len
+    }
+    fn fixed(&self) -> Vec<u8> {
+        self.fixed.clone()
+    }
+    fn prepare(&self, bytes: &[u8]) -> Vec<u8> {
+        bytes.to_vec()
+    }
+    fn run(&mut self, input: &Vec<u8>) {
+        self.buf.copy_from_slice(input);
+        let (iv, data) = self.buf.split_at(self.iv_len);
+        let mut c = self
+            .params
+            .crypter(&self.cipher, self.dir, iv)
+            .expect("IV length");
+        self.out.clear();
+        c.update(data, &mut self.out);
+        c.finish(&mut self.out).expect("unpadded");
+        std::hint::black_box(&self.out);
+    }
+}
+
+/// The mode-kernel targets: each mode's fused or serial kernel on the cipher's default
+/// backend for this CPU (CTR, CBC/CFB decryption rows, the serial CBC/CFB8/OFB chains).
+pub const MODE_KERNELS: [&str; 11] = [
+    "mode/aes-128-ctr-enc",
+    "mode/aes-256-ctr-enc",
+    "mode/aes-128-cbc-dec",
+    "mode/aes-128-cfb-dec",
+    "mode/aes-128-cbc-enc",
+    "mode/aes-128-cfb8-enc",
+    "mode/aes-128-ofb-enc",
+    "mode/des-ede3-cbc-enc",
+    "mode/des-ede3-ctr-enc",
+    "mode/seed-cbc-enc",
+    "mode/seed-ctr-enc",
+];
+
+/// `soft` AES, the table-based reference (`leak/aes-soft`), encrypting one block under a
+/// fixed key, secret: the block. Between calls the attacker flushes its T-tables (every
+/// line, as Flush+Reload does), so the lines the block's lookups touch come from memory
+/// and their number depends on the secret. Without the flush the 4 KiB tables stay in L1
+/// and no timer sees them (probes above). The check must flag it: a backend with a
+/// table lookup at a secret index is what it exists to catch.
+struct SoftAes {
+    cipher: bitweave::Cipher,
+    fixed: Vec<u8>,
+    buf: [u8; 16],
+}
+
+impl Probe for SoftAes {
+    type Input = Vec<u8>;
+    fn input_len(&self) -> usize {
+        16
+    }
+    fn fixed(&self) -> Vec<u8> {
+        self.fixed.clone()
+    }
+    fn prepare(&self, bytes: &[u8]) -> Vec<u8> {
+        bytes.to_vec()
+    }
+    fn run(&mut self, s: &Vec<u8>) {
+        self.buf.copy_from_slice(s);
+        self.cipher.encrypt_blocks(&mut self.buf);
+        std::hint::black_box(&self.buf);
+    }
+    fn between_calls(&mut self) {
+        let [te, _] = bitweave::hazmat::aes::soft::tables();
+        for t in te {
+            for line in t.chunks(leaky::LINE / 4) {
+                evict_word(&line[0]);
+            }
+        }
+    }
+}
+
+/// Flushes the cache line holding `word` from every level.
+fn evict_word(word: &u32) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: clflush is in x86-64's baseline (SSE2); the address is a live reference.
+    unsafe {
+        std::arch::x86_64::_mm_clflush((word as *const u32).cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    std::hint::black_box(word);
+}
+
 /// Flushes the cache line holding `byte` from every level.
 fn evict(byte: &u8) {
     #[cfg(target_arch = "x86_64")]
@@ -316,7 +445,11 @@ pub fn names() -> Vec<String> {
             v.push(format!("{}/{}", var.name(), b.name()));
         }
     }
-    for n in ["tags_equal", "pkcs7"].into_iter().chain(CONTROLS) {
+    for n in ["tags_equal", "pkcs7"]
+        .into_iter()
+        .chain(MODE_KERNELS)
+        .chain(CONTROLS)
+    {
         v.push(n.into());
     }
     v
@@ -325,13 +458,15 @@ pub fn names() -> Vec<String> {
 /// The planted leaks: a check that cannot flag each of them on every run has lost its
 /// teeth. `leak/table` (4 MiB, many lines per call) and the 64- and 16-byte early-exit
 /// compares are large; `leak/branch` and `leak/table16` are the smallest leaks of each
-/// kind that we can construct.
-pub const CONTROLS: [&str; 5] = [
+/// kind that we can construct; `leak/aes-soft` is a real cipher, the table-based `soft`
+/// AES, under an attacker who flushes its T-tables between calls.
+pub const CONTROLS: [&str; 6] = [
     "leak/table",
     "leak/compare",
     "leak/compare16",
     "leak/branch",
     "leak/table16",
+    "leak/aes-soft",
 ];
 
 /// The outcome of timing one target.
@@ -387,6 +522,37 @@ pub fn run(name: &str, budget: Duration, seed: u64) -> Result<Outcome, String> {
             &mut rng,
         ),
         "leak/table16" => measure(&mut SmallTable::new(fixed(1)), budget, &mut rng),
+        _ if name.starts_with("mode/") => {
+            let rest = &name["mode/".len()..];
+            let (suite, dir) = rest
+                .rsplit_once('-')
+                .ok_or_else(|| format!("unknown target {name}"))?;
+            let suite: bitweave::Suite = suite
+                .parse()
+                .map_err(|_| format!("unknown target {name}"))?;
+            let dir = match dir {
+                "enc" => bitweave::Direction::Encrypt,
+                "dec" => bitweave::Direction::Decrypt,
+                _ => return Err(format!("unknown target {name}")),
+            };
+            let mut p = ModeKernel::new(suite, dir, &fixed(32));
+            p.fixed = fixed(p.input_len());
+            measure(&mut p, budget, &mut rng)
+        }
+        "leak/aes-soft" => measure(
+            &mut SoftAes {
+                cipher: bitweave::Cipher::with_backend(
+                    CipherKind::Aes128,
+                    &secret[..16],
+                    Some("soft"),
+                )
+                .expect("soft runs everywhere"),
+                fixed: fixed(16),
+                buf: [0; 16],
+            },
+            budget,
+            &mut rng,
+        ),
         _ => {
             let (cipher, backend) = name
                 .split_once('/')
