@@ -291,8 +291,10 @@ impl Probe for SmallTable {
 }
 
 /// Bytes per mode-kernel call: 16 AES blocks (32 DES blocks), plus a partial block for
-/// the stream modes so their tail paths run too.
+/// the stream modes so their tail paths run too; the `mode-8k/` targets run 8 KiB, which
+/// reaches the VAES-512 kernels (from 4 KiB) on a CPU that has them.
 const MODE_BYTES: usize = 256;
+const MODE_BYTES_LARGE: usize = 8192;
 
 /// A mode kernel of a cipher's default backend, through the `Crypter` users get
 /// (`mode/aes-128-ctr-enc`, `mode/des-ede3-cbc-enc`, ...): fixed key, secret: the IV and
@@ -309,12 +311,17 @@ struct ModeKernel {
 }
 
 impl ModeKernel {
-    fn new(suite: bitweave::Suite, dir: bitweave::Direction, key: &[u8]) -> ModeKernel {
+    fn new(
+        suite: bitweave::Suite,
+        dir: bitweave::Direction,
+        key: &[u8],
+        bytes: usize,
+    ) -> ModeKernel {
         let kind = suite.cipher;
         let cipher = bitweave::Cipher::new(kind, &key[..kind.key_len()]).expect("key length");
         let params = suite.params().padding(false);
         let stream = !suite.mode.whole_blocks();
-        let len = MODE_BYTES + if stream { 5 } else { 0 };
+        let len = bytes + if stream { 5 } else { 0 };
         let iv_len = params.iv_len(kind.block_size());
         ModeKernel {
             cipher,
@@ -355,8 +362,12 @@ impl Probe for ModeKernel {
 }
 
 /// The mode-kernel targets: each mode's fused or serial kernel on the cipher's default
-/// backend for this CPU (CTR, CBC/CFB decryption rows, the serial CBC/CFB8/OFB chains).
-pub const MODE_KERNELS: [&str; 11] = [
+/// backend for this CPU (CTR, CBC/CFB decryption rows, the serial CBC/CFB8/OFB chains),
+/// and the kernels that only large calls reach.
+pub const MODE_KERNELS: [&str; 14] = [
+    "mode-8k/aes-128-ctr-enc",
+    "mode-8k/aes-128-cbc-dec",
+    "mode-8k/aes-128-cfb-dec",
     "mode/aes-128-ctr-enc",
     "mode/aes-256-ctr-enc",
     "mode/aes-128-cbc-dec",
@@ -371,8 +382,8 @@ pub const MODE_KERNELS: [&str; 11] = [
 ];
 
 /// `soft` AES, the table-based reference (`leak/aes-soft`), encrypting one block under a
-/// fixed key, secret: the block. Between calls the attacker flushes its T-tables (every
-/// line, as Flush+Reload does), so the lines the block's lookups touch come from memory
+/// fixed key, secret: the block. Between calls the attacker flushes its four encryption
+/// T-tables (every line, as Flush+Reload does), so the lines the block's lookups touch come from memory
 /// and their number depends on the secret. Without the flush the 4 KiB tables stay in L1
 /// and no timer sees them (probes above). The check must flag it: a backend with a
 /// table lookup at a secret index is what it exists to catch.
@@ -399,24 +410,26 @@ impl Probe for SoftAes {
         std::hint::black_box(&self.buf);
     }
     fn between_calls(&mut self) {
+        // Every line the encryption tables touch, whatever their alignment.
         let [te, _] = bitweave::hazmat::aes::soft::tables();
-        for t in te {
-            for line in t.chunks(leaky::LINE / 4) {
-                evict_word(&line[0]);
-            }
+        let start = te.as_ptr() as usize & !(leaky::LINE - 1);
+        let end = te.as_ptr() as usize + std::mem::size_of_val(te);
+        for line in (start..end).step_by(leaky::LINE) {
+            evict_line(line);
         }
     }
 }
 
-/// Flushes the cache line holding `word` from every level.
-fn evict_word(word: &u32) {
+/// Flushes the cache line at address `line` from every level.
+fn evict_line(line: usize) {
     #[cfg(target_arch = "x86_64")]
-    // SAFETY: clflush is in x86-64's baseline (SSE2); the address is a live reference.
+    // SAFETY: clflush is in x86-64's baseline (SSE2); it does not fault on any address
+    // and writes nothing, and `line` lies within (or on the line of) a live static table.
     unsafe {
-        std::arch::x86_64::_mm_clflush((word as *const u32).cast());
+        std::arch::x86_64::_mm_clflush(line as *const u8);
     }
     #[cfg(not(target_arch = "x86_64"))]
-    std::hint::black_box(word);
+    std::hint::black_box(line);
 }
 
 /// Flushes the cache line holding `byte` from every level.
@@ -522,8 +535,13 @@ pub fn run(name: &str, budget: Duration, seed: u64) -> Result<Outcome, String> {
             &mut rng,
         ),
         "leak/table16" => measure(&mut SmallTable::new(fixed(1)), budget, &mut rng),
-        _ if name.starts_with("mode/") => {
-            let rest = &name["mode/".len()..];
+        _ if name.starts_with("mode/") || name.starts_with("mode-8k/") => {
+            let (kind, rest) = name.split_once('/').expect("checked");
+            let bytes = if kind == "mode" {
+                MODE_BYTES
+            } else {
+                MODE_BYTES_LARGE
+            };
             let (suite, dir) = rest
                 .rsplit_once('-')
                 .ok_or_else(|| format!("unknown target {name}"))?;
@@ -535,7 +553,7 @@ pub fn run(name: &str, budget: Duration, seed: u64) -> Result<Outcome, String> {
                 "dec" => bitweave::Direction::Decrypt,
                 _ => return Err(format!("unknown target {name}")),
             };
-            let mut p = ModeKernel::new(suite, dir, &fixed(32));
+            let mut p = ModeKernel::new(suite, dir, &fixed(32), bytes);
             p.fixed = fixed(p.input_len());
             measure(&mut p, budget, &mut rng)
         }

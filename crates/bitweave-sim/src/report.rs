@@ -6,8 +6,11 @@ use serde::Serialize;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Kind {
-    /// A parameter the paper states or the architecture forces (cited in the model's code);
-    /// the paper column holds the stated value where there is one.
+    /// Not a prediction of its own: a parameter the paper states or the architecture
+    /// forces (cited in the model's code), a figure the paper itself derives from another
+    /// row (MX-1's 2048-PE rows), a restatement of another row (a paper figure recovered by
+    /// the paper's own equations, a quoted figure of another platform, a ratio over a
+    /// fitted row), or a bound. Not counted in the headline.
     Derived,
     /// A paper row on which a declared open parameter was fitted: its deviation is the
     /// fit's residual, not a prediction.

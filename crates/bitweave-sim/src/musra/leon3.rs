@@ -95,17 +95,18 @@ impl Default for Leon3Costs {
 }
 
 impl Leon3Costs {
-    /// The costs fitted on Table 2's LEON3-only row: 65.6 M cycles for 65.4 M instructions
-    /// is a CPI of 1.003, which leaves no room for the memory stalls GRLIB's timing adds
-    /// (a store's second cycle, a 10-cycle line fill): the write buffer and a warm cache
-    /// must hide them. The one fitted quantity is those stall cycles, scaled from GRLIB's
-    /// by a factor in [0, 1]; the row is met best at its least, 0 (the residual, +2.3 %,
-    /// is the multiplies and returns).
-    pub fn fitted_on_table2() -> Self {
+    /// These costs with the memory stalls scaled by `scale` in [0, 1]: a store's cycles
+    /// beyond an ALU instruction's and a line fill's cycles are GRLIB's times `scale`
+    /// (rounded to whole cycles); 1 is GRLIB's timing, 0 a write buffer and cache that hide
+    /// every stall. The one quantity the report fits on Table 2's LEON3-only row (see
+    /// `scenario::fit_memory_stalls`).
+    pub fn with_memory_stalls(self, scale: f64) -> Self {
+        let scale = scale.clamp(0.0, 1.0);
+        let stalls = |cycles: u64| (cycles as f64 * scale).round() as u64;
         Leon3Costs {
-            store: 1,
-            dcache_miss: 0,
-            ..Leon3Costs::default()
+            store: self.alu + stalls(self.store - self.alu),
+            dcache_miss: stalls(self.dcache_miss),
+            ..self
         }
     }
 

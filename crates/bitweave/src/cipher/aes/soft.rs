@@ -54,8 +54,8 @@ const TD0: [u32; 256] = build_td0();
 static TD: [[u32; 256]; 4] = [TD0, rotated(&TD0, 8), rotated(&TD0, 16), rotated(&TD0, 24)];
 
 /// The encryption and decryption T-tables, for the timing test's positive control: it
-/// flushes them from the cache between calls, as a cache attacker would, to show that
-/// the test sees this backend's secret-indexed lookups.
+/// flushes the encryption tables from the cache between calls, as a cache attacker
+/// would, to show that the test sees this backend's secret-indexed lookups.
 #[doc(hidden)]
 pub fn tables() -> [&'static [[u32; 256]; 4]; 2] {
     [&TE, &TD]

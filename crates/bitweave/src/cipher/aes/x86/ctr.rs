@@ -11,10 +11,10 @@ use crate::cipher::prefetch_ahead;
 /// masked blend and an XOR per register), so a carry out of the low 64 bits needs no
 /// branch: the counter starts from the IV, which the constant-time check treats as
 /// secret (this kernel used to branch to another path for a group whose low half
-/// carried). A message under eight groups ([`VAES512_MIN_CTR`](super::VAES512_MIN_CTR), sent there by the
-/// dispatch) and the tail take [`ctr_vaes256`], which sizes its registers to the tail:
-/// here they went through the generic batch path, and 16-256 B messages ran 3-4× slower
-/// than on VAES-256 (Zen 4).
+/// carried). A message under eight groups (4 KiB, sent there by the dispatch:
+/// [`VAES512_MIN_CTR`](super::VAES512_MIN_CTR)) and the tail take [`ctr_vaes256`], which
+/// sizes its registers to the tail: here they went through the generic batch path, and
+/// 16-256 B messages ran 3-4× slower than on VAES-256 (Zen 4).
 #[target_feature(enable = "aes,sse2,avx2,avx512f,avx512bw,vaes")]
 pub(super) unsafe fn ctr_vaes512(aes: &AesX86, counter: &mut [u8], data: &mut [u8]) {
     // SAFETY: the features are present (the caller's contract); each group `g` is a whole
