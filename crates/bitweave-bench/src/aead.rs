@@ -98,5 +98,6 @@ pub fn measure_aead(
         ratio_vs_anchor: anchor.map(|a| a / cpb),
         memory_gbps: None,
         constant_time: true,
+        key_setup: false,
     })
 }

@@ -39,6 +39,11 @@ pub struct BenchArgs {
     /// Print JSON (an array of rows) instead of a table.
     #[arg(long)]
     pub json: bool,
+    /// Every call sets up a new keyed context first (bitweave's `Cipher::new`, a new
+    /// OpenSSL context, a new libgcrypt handle), as one-shot calls with a fresh key do;
+    /// without it the context is reused across calls, as `openssl speed` reuses it.
+    #[arg(long)]
+    pub key_setup: bool,
     /// Heterogeneous split sweep (the SEED-on-Cell paper's Fig. 5(b)): two backends side by
     /// side on two threads over one ECB input, throughput against the workload ratio, plus
     /// dynamic sharing and the automatic ratio. Uses the first --cipher (default seed).

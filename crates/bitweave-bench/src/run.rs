@@ -77,6 +77,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
         tsc_hz,
         peers: true,
         memory: sweep,
+        key_setup: args.key_setup,
     };
     if !args.json {
         println!(

@@ -26,6 +26,7 @@ pub fn paper_tables(args: &BenchArgs) -> Result<Vec<Row>> {
         tsc_hz,
         peers: true,
         memory: false,
+        key_setup: false,
     };
     let dirs = [Direction::Encrypt, Direction::Decrypt];
     let mut rows = Vec::new();

@@ -135,3 +135,40 @@ fn plot_with_an_unknown_extension_fails_and_writes_nothing() {
     check_failure(&out, ".svg or .png", &args);
     assert!(names(dir.path()).is_empty(), "no file left behind");
 }
+
+/// `--key-setup` rows say so in the JSON, and a fresh context per call costs bitweave more
+/// per byte than the reused one at 16 bytes (the key schedule is in every call).
+#[test]
+fn key_setup_rows_are_marked_and_include_the_key_schedule() {
+    let run = |extra: &[&str]| -> serde_json::Value {
+        let out = bitweave()
+            .args([
+                "bench",
+                "-c",
+                "aes-128-ctr",
+                "--direction",
+                "enc",
+                "--size",
+                "16",
+                "--json",
+            ])
+            .args(["--time-ms", "5"])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let rows: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(rows.len(), 1);
+        rows[0].clone()
+    };
+    let reused = run(&[]);
+    let fresh = run(&["--key-setup"]);
+    assert!(reused.get("key_setup").is_none(), "{reused}");
+    assert_eq!(fresh["key_setup"], true);
+    let cpb = |r: &serde_json::Value| r["cycles_per_byte"].as_f64().unwrap();
+    assert!(cpb(&fresh) > cpb(&reused), "{fresh} vs {reused}");
+}

@@ -133,6 +133,7 @@ pub fn bench<'py>(
             tsc_hz: clock::tsc_hz(),
             peers: false,
             memory: false,
+            key_setup: false,
         };
         plan.into_iter()
             .map(|(suite, dir, info, threads)| {

@@ -26,6 +26,27 @@ fn load_providers() {
     });
 }
 
+thread_local! {
+    /// Ciphers fetched from the providers, by name, kept for the process (a handful):
+    /// OpenSSL 3 programs fetch once and key many contexts from the result (a fetch per
+    /// context would charge the `--key-setup` rows a provider lookup no careful caller
+    /// pays).
+    static FETCHED: std::cell::RefCell<std::collections::HashMap<String, &'static Cipher>> =
+        Default::default();
+}
+
+/// The cipher named `name`, fetched once per thread.
+fn fetched(name: &str) -> Option<&'static Cipher> {
+    FETCHED.with(|f| {
+        if let Some(c) = f.borrow().get(name) {
+            return Some(*c);
+        }
+        let c: &'static Cipher = Box::leak(Box::new(Cipher::fetch(None, name, None).ok()?));
+        f.borrow_mut().insert(name.to_string(), c);
+        Some(c)
+    })
+}
+
 /// A keyed OpenSSL context for one suite and direction, padding off, ready for updates.
 pub struct Peer {
     ctx: CipherCtx,
@@ -35,13 +56,12 @@ impl Peer {
     /// `None` when OpenSSL lacks the suite.
     pub fn new(suite: &Suite, dir: Direction, key: &[u8], iv: &[u8]) -> Option<Peer> {
         load_providers();
-        let name = suite.openssl_name()?;
-        let cipher = Cipher::fetch(None, &name, None).ok()?;
+        let cipher = fetched(&suite.openssl_name()?)?;
         let mut ctx = CipherCtx::new().ok()?;
         let iv = if iv.is_empty() { None } else { Some(iv) };
         match dir {
-            Direction::Encrypt => ctx.encrypt_init(Some(&cipher), Some(key), iv).ok()?,
-            Direction::Decrypt => ctx.decrypt_init(Some(&cipher), Some(key), iv).ok()?,
+            Direction::Encrypt => ctx.encrypt_init(Some(cipher), Some(key), iv).ok()?,
+            Direction::Decrypt => ctx.decrypt_init(Some(cipher), Some(key), iv).ok()?,
         }
         ctx.set_padding(false);
         Some(Peer { ctx })

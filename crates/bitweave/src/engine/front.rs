@@ -23,7 +23,12 @@ use crate::error::Result;
 #[derive(Clone)]
 pub struct Cipher {
     kind: CipherKind,
-    batch: Arc<Batch>,
+    /// The batch backend's name and width, and the backend itself when it is not the
+    /// serial one (`None`: the serial backend serves batches too, as AES's does — no
+    /// second allocation, lock or once-cell for a cipher that has one backend).
+    batch_name: &'static str,
+    batch_width: usize,
+    batch: Option<Arc<Batch>>,
     serial: Arc<dyn ModeKernels>,
     /// The cipher's block size, and the largest call of independent blocks that goes to
     /// the serial backend ([`serial_blocks`] blocks): kept here so a small call reaches
@@ -52,7 +57,7 @@ impl Batch {
     fn get(&self) -> &dyn ModeKernels {
         &**self.keyed.get_or_init(|| {
             let mut key = self.key.lock().unwrap_or_else(|e| e.into_inner());
-            let built: Arc<dyn ModeKernels> = Arc::from(self.info.build(&key));
+            let built: Arc<dyn ModeKernels> = self.info.build(&key);
             key.zeroize();
             debug_assert_eq!(built.width(), self.info.width, "{}", self.info.name);
             built
@@ -97,23 +102,19 @@ impl Cipher {
         kind.check_key(key)?;
         let info = registry::select_for(kind, backend, Shape::Batch)?;
         let serial_info = registry::select_for(kind, backend, Shape::Serial)?;
-        let serial: Arc<dyn ModeKernels> = Arc::from(serial_info.build(key));
-        let batch = if serial_info.name == info.name {
-            Batch {
-                info,
-                key: Mutex::new(Zeroizing::new(Vec::new())),
-                keyed: OnceLock::from(serial.clone()),
-            }
-        } else {
-            Batch {
+        let serial: Arc<dyn ModeKernels> = serial_info.build(key);
+        let batch = (serial_info.name != info.name).then(|| {
+            Arc::new(Batch {
                 info,
                 key: Mutex::new(Zeroizing::new(key.to_vec())),
                 keyed: OnceLock::new(),
-            }
-        };
+            })
+        });
         Ok(Cipher {
             kind,
-            batch: Arc::new(batch),
+            batch_name: info.name,
+            batch_width: info.width,
+            batch,
             serial,
             block_size: kind.block_size(),
             serial_bytes: serial_blocks(kind) * kind.block_size(),
@@ -150,13 +151,22 @@ impl Cipher {
         self.for_blocks(bytes).backend()
     }
 
+    /// The batch backend (keyed now if it was not yet).
+    #[inline]
+    fn batch(&self) -> &dyn ModeKernels {
+        match &self.batch {
+            Some(b) => b.get(),
+            None => &*self.serial,
+        }
+    }
+
     /// The backend for a call on `bytes` bytes of independent blocks.
     #[inline]
     fn for_blocks(&self, bytes: usize) -> &dyn ModeKernels {
         if bytes <= self.serial_bytes {
             &*self.serial
         } else {
-            self.batch.get()
+            self.batch()
         }
     }
 
@@ -166,7 +176,7 @@ impl Cipher {
         if state.len() <= self.block_size {
             &*self.serial
         } else {
-            self.batch.get()
+            self.batch()
         }
     }
 }
@@ -175,7 +185,7 @@ impl fmt::Debug for Cipher {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Cipher")
             .field("kind", &self.kind)
-            .field("backend", &self.batch.info.name)
+            .field("backend", &self.batch_name)
             .finish_non_exhaustive()
     }
 }
@@ -187,11 +197,11 @@ impl BlockCipher for Cipher {
     }
     #[inline]
     fn width(&self) -> usize {
-        self.batch.info.width
+        self.batch_width
     }
     #[inline]
     fn backend(&self) -> &'static str {
-        self.batch.info.name
+        self.batch_name
     }
     #[inline]
     fn encrypt_blocks(&self, blocks: &mut [u8]) {
@@ -215,7 +225,7 @@ impl ModeKernels for Cipher {
     }
     #[inline]
     fn min_streamed_share(&self) -> usize {
-        self.batch.get().min_streamed_share()
+        self.batch().min_streamed_share()
     }
     #[inline]
     fn cfb8_encrypt(&self, reg: &mut [u8], data: &mut [u8]) {

@@ -9,7 +9,7 @@
 //! `BITWEAVE_BACKEND` environment variable (when it implements the cipher) serves both
 //! shapes. A named backend that cannot run here is an error, never a silent fallback.
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use crate::cipher::{aes, des, seed, CipherKind, ModeKernels};
 use crate::cpu::{self, Feature};
@@ -19,7 +19,10 @@ use crate::error::{Error, Result};
 pub const BACKEND_ENV: &str = "BITWEAVE_BACKEND";
 
 /// Keys a backend.
-type Build = fn(&[u8]) -> Box<dyn ModeKernels>;
+/// Keys a backend. An `Arc`, the front type's own handle: building a `Box` and turning
+/// it into one copied the whole keyed backend (1.4 KiB for AES-NI's round keys) and freed
+/// the first allocation, a sixth of a `Cipher::new`.
+type Build = fn(&[u8]) -> Arc<dyn ModeKernels>;
 /// One registered backend of one cipher.
 #[derive(Clone, Copy)]
 pub struct BackendInfo {
@@ -52,7 +55,7 @@ impl BackendInfo {
     }
 
     /// Keys the backend; `key` has the cipher's length (checked by the caller).
-    pub fn build(&self, key: &[u8]) -> Box<dyn ModeKernels> {
+    pub fn build(&self, key: &[u8]) -> Arc<dyn ModeKernels> {
         (self.build)(key)
     }
 }
@@ -77,9 +80,9 @@ pub fn all() -> &'static [BackendInfo] {
 }
 
 fn table() -> Vec<BackendInfo> {
-    let aes_soft: Build = |k| Box::new(aes::soft::AesSoft::new(k));
-    let des_soft: Build = |k| Box::new(des::soft::DesSoft::new(k));
-    let seed_soft: Build = |k| Box::new(seed::soft::SeedSoft::new(k));
+    let aes_soft: Build = |k| Arc::new(aes::soft::AesSoft::new(k));
+    let des_soft: Build = |k| Arc::new(des::soft::DesSoft::new(k));
+    let seed_soft: Build = |k| Arc::new(seed::soft::SeedSoft::new(k));
     let mut v = Vec::new();
     for kind in CipherKind::ALL {
         let build = match kind {
@@ -113,12 +116,12 @@ pub enum Shape {
 /// serial work, never for batches, where the bitsliced backends are 10-50x faster.
 fn des_serial(v: &mut Vec<BackendInfo>) {
     use des::shift::{DesShift, Level};
-    fn build<const L: u8>(key: &[u8]) -> Box<dyn ModeKernels> {
+    fn build<const L: u8>(key: &[u8]) -> Arc<dyn ModeKernels> {
         #[cfg(target_arch = "x86_64")]
         let level = [Level::Portable, Level::Avx2][L as usize];
         #[cfg(not(target_arch = "x86_64"))]
         let level = Level::Portable;
-        Box::new(DesShift::new(key, level).expect("registry checked availability"))
+        Arc::new(DesShift::new(key, level).expect("registry checked availability"))
     }
     #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))]
     let mut levels: Vec<(Level, u32, Build)> = vec![(Level::Portable, 50, build::<0>)];
@@ -145,18 +148,18 @@ fn des_serial(v: &mut Vec<BackendInfo>) {
 /// the constant-time default where the AES instructions are missing.
 fn sliced(v: &mut Vec<BackendInfo>) {
     use crate::slice::Width;
-    fn des_build<const W: u8>(key: &[u8]) -> Box<dyn ModeKernels> {
+    fn des_build<const W: u8>(key: &[u8]) -> Arc<dyn ModeKernels> {
         let w = [Width::W64, Width::W256, Width::W512][W as usize];
-        Box::new(des::sliced::DesSliced::new(key, w).expect("registry checked availability"))
+        Arc::new(des::sliced::DesSliced::new(key, w).expect("registry checked availability"))
     }
     let widths: [(Width, u32, Build); 3] = [
         (Width::W64, 30, des_build::<0>),
         (Width::W256, 35, des_build::<1>),
         (Width::W512, 40, des_build::<2>),
     ];
-    fn aes_build<const W: u8>(key: &[u8]) -> Box<dyn ModeKernels> {
+    fn aes_build<const W: u8>(key: &[u8]) -> Arc<dyn ModeKernels> {
         let w = [Width::W64, Width::W256, Width::W512][W as usize];
-        Box::new(aes::sliced::AesSliced::new(key, w).expect("registry checked availability"))
+        Arc::new(aes::sliced::AesSliced::new(key, w).expect("registry checked availability"))
     }
     let aes_widths: [(Width, u32, Build); 3] = [
         (Width::W64, 20, aes_build::<0>),
@@ -197,9 +200,9 @@ fn sliced(v: &mut Vec<BackendInfo>) {
 #[cfg(target_arch = "x86_64")]
 fn x86_aes(v: &mut Vec<BackendInfo>) {
     use aes::x86::{AesX86, Level};
-    fn build<const L: u8>(key: &[u8]) -> Box<dyn ModeKernels> {
+    fn build<const L: u8>(key: &[u8]) -> Arc<dyn ModeKernels> {
         let level = [Level::AesNi, Level::Vaes256, Level::Vaes512][L as usize];
-        Box::new(AesX86::new(key, level).expect("registry checked availability"))
+        AesX86::new_shared(key, level).expect("registry checked availability")
     }
     let levels: [(Level, u32, Build); 3] = [
         (Level::AesNi, 50, build::<0>),
@@ -237,7 +240,7 @@ fn arm_aes(v: &mut Vec<BackendInfo>) {
             serial_priority: 50,
             width: WIDTH,
             constant_time: true,
-            build: |k| Box::new(AesArm::new(k).expect("registry checked availability")),
+            build: |k| Arc::new(AesArm::new(k).expect("registry checked availability")),
         });
     }
 }
@@ -253,7 +256,7 @@ fn seed_simd(v: &mut Vec<BackendInfo>) {
         serial_priority: 20,
         width: seed::ct::WIDTH,
         constant_time: true,
-        build: |k| Box::new(seed::ct::SeedCt64::new(k)),
+        build: |k| Arc::new(seed::ct::SeedCt64::new(k)),
     });
     // ARM64: the `AESE` kernel serves both shapes (four blocks in the lanes for batches).
     // For batches it is chosen over `ct64` without a measurement on ARM hardware (none
@@ -271,16 +274,16 @@ fn seed_simd(v: &mut Vec<BackendInfo>) {
             width: seed::arm::KERNEL.width,
             constant_time: true,
             build: |k| {
-                Box::new(SeedOneBlock::new(k, &seed::arm::KERNEL).expect("registry checked"))
+                Arc::new(SeedOneBlock::new(k, &seed::arm::KERNEL).expect("registry checked"))
             },
         });
     }
     #[cfg(target_arch = "x86_64")]
     {
         use seed::x86::{Level, SeedX86};
-        fn build<const L: u8>(key: &[u8]) -> Box<dyn ModeKernels> {
+        fn build<const L: u8>(key: &[u8]) -> Arc<dyn ModeKernels> {
             let level = [Level::Gfni256, Level::Gfni512, Level::Vaes256][L as usize];
-            Box::new(SeedX86::new(key, level).expect("registry checked availability"))
+            Arc::new(SeedX86::new(key, level).expect("registry checked availability"))
         }
         let levels: [(Level, u32, Build); 3] = [
             (Level::Vaes256, 30, build::<2>),
@@ -313,10 +316,10 @@ fn seed_simd(v: &mut Vec<BackendInfo>) {
             }
         }
         v.push(one_block(&seed::aesni::KERNEL, 25, 32, |k| {
-            Box::new(SeedOneBlock::new(k, &seed::aesni::KERNEL).expect("registry checked"))
+            Arc::new(SeedOneBlock::new(k, &seed::aesni::KERNEL).expect("registry checked"))
         }));
         v.push(one_block(&seed::gfni::KERNEL, 15, 45, |k| {
-            Box::new(SeedOneBlock::new(k, &seed::gfni::KERNEL).expect("registry checked"))
+            Arc::new(SeedOneBlock::new(k, &seed::gfni::KERNEL).expect("registry checked"))
         }));
         for (level, priority, build) in levels {
             v.push(BackendInfo {
