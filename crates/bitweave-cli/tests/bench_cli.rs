@@ -37,24 +37,7 @@ fn tables_print_both_directions_and_every_mode_per_backend() {
 
 #[test]
 fn aead_rows_are_json_rows_with_the_goptv_anchor() {
-    let out = bitweave()
-        .args([
-            "bench",
-            "-c",
-            "pi32cipher128v2",
-            "--direction",
-            "enc",
-            "--json",
-        ])
-        .args(QUICK)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let rows: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
+    let rows = bench_json(&["-c", "pi32cipher128v2", "--direction", "enc"], &QUICK);
     assert_eq!(rows.len(), 2, "one message and a full set of lanes");
     for r in &rows {
         assert_eq!(r["cipher"], "pi32cipher128v2");
@@ -141,27 +124,8 @@ fn plot_with_an_unknown_extension_fails_and_writes_nothing() {
 #[test]
 fn key_setup_rows_are_marked_and_include_the_key_schedule() {
     let run = |extra: &[&str]| -> serde_json::Value {
-        let out = bitweave()
-            .args([
-                "bench",
-                "-c",
-                "aes-128-ctr",
-                "--direction",
-                "enc",
-                "--size",
-                "16",
-                "--json",
-            ])
-            .args(["--time-ms", "5"])
-            .args(extra)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let rows: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
+        let args = ["-c", "aes-128-ctr", "--direction", "enc", "--size", "16"];
+        let rows = bench_json(&args, &[&["--time-ms", "5"][..], extra].concat());
         assert_eq!(rows.len(), 1);
         rows[0].clone()
     };
@@ -171,4 +135,21 @@ fn key_setup_rows_are_marked_and_include_the_key_schedule() {
     assert_eq!(fresh["key_setup"], true);
     let cpb = |r: &serde_json::Value| r["cycles_per_byte"].as_f64().unwrap();
     assert!(cpb(&fresh) > cpb(&reused), "{fresh} vs {reused}");
+}
+
+/// `bitweave bench ARGS EXTRA --json`, which must succeed: its rows.
+fn bench_json(args: &[&str], extra: &[&str]) -> Vec<serde_json::Value> {
+    let out = bitweave()
+        .arg("bench")
+        .args(args)
+        .args(extra)
+        .arg("--json")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
 }
