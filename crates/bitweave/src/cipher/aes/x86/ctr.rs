@@ -278,21 +278,42 @@ unsafe fn ctr_rounds_xor_vaes256<const R: usize>(
     }
 }
 
-/// Counter mode on AES-NI: eight counter blocks per group in registers, each a
-/// branch-free 128-bit add (the counter starts from the IV, which the constant-time check
-/// treats as secret) byte-swapped as two integers (SSE2 only), the keystream XORed as it
-/// leaves; a tail under one group runs only the blocks it needs, in place.
-#[target_feature(enable = "aes,sse2")]
+/// Counter mode on AES-NI (with SSSE3 and SSE4.1, which every AES-NI CPU has): eight
+/// counter blocks per group in registers, built branch-free (the counter starts from the
+/// IV, which the constant-time check treats as secret): the first group by 128-bit adds
+/// in the integer registers, the rest from [`GroupCounters128`] and an [`OctetBase`] chain
+/// kept in vector registers a group ahead; the data is folded into the last round key. A
+/// tail under one group runs only the blocks it needs, in place.
+#[target_feature(enable = "aes,sse2,ssse3,sse4.1")]
 pub(super) unsafe fn ctr_aesni(aes: &AesX86, counter: &mut [u8], data: &mut [u8]) {
     let (k, rounds) = (aes.enc.v128(), aes.rounds);
     let mut ctr = u128::from_be_bytes(counter[..16].try_into().unwrap());
     let len = data.len();
     let mut groups = data.chunks_exact_mut(128);
-    let counters = GroupCounters128::new(k[0], ctr);
-    for (n, g) in (&mut groups).enumerate() {
-        prefetch_ahead::<2>(g.as_ptr(), len - 128 * n);
-        ctr_rounds_xor_aesni(k, rounds, counters.at(ctr), g);
+    let group = |x: [__m128i; 8], g: &mut [u8]| match rounds {
+        10 => ctr_group_aesni::<10>(k, x, g),
+        12 => ctr_group_aesni::<12>(k, x, g),
+        _ => ctr_group_aesni::<14>(k, x, g),
+    };
+    if let Some(g) = groups.next() {
+        // The first group straight from the counter, so its rounds start before the
+        // per-call constants below are built.
+        group(counter_blocks_aesni(k[0], ctr), g);
         ctr = ctr.wrapping_add(8);
+        let counters = GroupCounters128::new(k[0], ctr);
+        // The octet chain runs a group ahead of the rounds: the next group's counters
+        // wait on two instructions, not on a chain of five allocated behind this group's
+        // rounds (with the chain in step: 0.27 c/B against 0.22; Intel, AVX-512).
+        let mut base = OctetBase::new(ctr);
+        let mut next = base.next();
+        for (n, g) in (&mut groups).enumerate() {
+            prefetch_ahead::<2>(g.as_ptr(), len - 128 * (n + 1));
+            let after = next.next();
+            let x = counters.at(&base, &next);
+            (base, next) = (next, after);
+            group(x, g);
+            ctr = ctr.wrapping_add(8);
+        }
     }
     let rest = groups.into_remainder();
     match rest.len().div_ceil(16) {
@@ -312,13 +333,20 @@ pub(super) unsafe fn ctr_aesni(aes: &AesX86, counter: &mut [u8], data: &mut [u8]
 #[target_feature(enable = "aes,sse2")]
 #[inline]
 fn ctr_blocks_aesni<const R: usize>(k: &[__m128i; 15], rounds: usize, ctr: u128, data: &mut [u8]) {
-    let x: [__m128i; R] = core::array::from_fn(|i| {
+    ctr_rounds_xor_aesni(k, rounds, counter_blocks_aesni::<R>(k[0], ctr), data)
+}
+
+/// Counter blocks `ctr .. ctr + R`, XORed with round key 0, each a 128-bit add in the
+/// integer registers (with carry) byte-swapped as two halves.
+#[target_feature(enable = "sse2")]
+#[inline]
+fn counter_blocks_aesni<const R: usize>(k0: __m128i, ctr: u128) -> [__m128i; R] {
+    core::array::from_fn(|i| {
         let c = ctr.wrapping_add(i as u128);
         let hi = ((c >> 64) as u64).swap_bytes() as i64;
         let lo = (c as u64).swap_bytes() as i64;
-        _mm_xor_si128(_mm_set_epi64x(lo, hi), k[0])
-    });
-    ctr_rounds_xor_aesni(k, rounds, x, data)
+        _mm_xor_si128(_mm_set_epi64x(lo, hi), k0)
+    })
 }
 
 /// The counter blocks of whole 8-block groups, as [`GroupCounters`] builds VAES-256's:
@@ -345,26 +373,82 @@ impl GroupCounters128 {
         }
     }
 
-    /// The group starting at `ctr` (the counter this was made with, plus a multiple of
-    /// 8), XORed with round key 0.
+    /// The group whose blocks lie in the octets starting at `lower` and `upper` (the next
+    /// one), XORed with round key 0.
     #[target_feature(enable = "sse2")]
     #[inline]
-    fn at(&self, ctr: u128) -> [__m128i; 8] {
-        let base = ctr & !7;
-        let block = |b: u128| {
-            _mm_set_epi64x(
-                (b as u64).swap_bytes() as i64,
-                ((b >> 64) as u64).swap_bytes() as i64,
-            )
-        };
-        let lower = block(base);
-        let diff = _mm_xor_si128(lower, block(base.wrapping_add(8)));
+    fn at(&self, lower: &OctetBase, upper: &OctetBase) -> [__m128i; 8] {
+        let diff = _mm_xor_si128(lower.be, upper.be);
         core::array::from_fn(|i| {
             _mm_xor_si128(
-                _mm_xor_si128(lower, self.low[i]),
+                _mm_xor_si128(lower.be, self.low[i]),
                 _mm_and_si128(diff, self.upper[i]),
             )
         })
+    }
+}
+
+/// A multiple of 8, `B`, held both ways in registers: as a little-endian 128-bit integer (low half in the low lane), where the next octet is a
+/// vector add, and as the big-endian block. Kept in the vector registers from group to
+/// group and computed a group ahead of the rounds: built from the integer registers per
+/// group (`bswap`, `movq`, `punpcklqdq` on the path into the first round, allocated
+/// behind the previous group's rounds), AES-NI counter mode ran 0.29-0.33 c/B against
+/// ECB's 0.21 on an Intel Xeon with AVX-512 (2026-11-27); this way 0.21.
+#[derive(Clone, Copy)]
+struct OctetBase {
+    le: __m128i,
+    be: __m128i,
+}
+
+impl OctetBase {
+    /// The octet holding counter `ctr`.
+    #[target_feature(enable = "sse2,ssse3")]
+    #[inline]
+    fn new(ctr: u128) -> Self {
+        let b = ctr & !7;
+        Self::from_le(_mm_set_epi64x((b >> 64) as i64, b as i64))
+    }
+
+    #[target_feature(enable = "sse2,ssse3")]
+    #[inline]
+    fn from_le(le: __m128i) -> Self {
+        let reverse = _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+        OctetBase {
+            le,
+            be: _mm_shuffle_epi8(le, reverse),
+        }
+    }
+
+    /// `B + 8`, branch-free: the low half wraps exactly when it becomes zero (it was a
+    /// multiple of 8), and that lane's all-ones compare, moved to the high lane, is
+    /// subtracted there as the carry.
+    #[target_feature(enable = "sse2,ssse3,sse4.1")]
+    #[inline]
+    fn next(&self) -> Self {
+        let sum = _mm_add_epi64(self.le, _mm_set_epi64x(0, 8));
+        let wrapped = _mm_cmpeq_epi64(sum, _mm_setzero_si128());
+        Self::from_le(_mm_sub_epi64(sum, _mm_slli_si128::<8>(wrapped)))
+    }
+}
+
+/// One whole group: rounds 1 to NR on eight counter blocks (round key 0 already XORed),
+/// straight-line, each data block folded into the last round key (AESENCLAST XORs its key
+/// last, so the data XOR leaves the path from the rounds to the store).
+#[target_feature(enable = "aes,sse2")]
+#[inline]
+fn ctr_group_aesni<const NR: usize>(k: &[__m128i; 15], mut x: [__m128i; 8], g: &mut [u8]) {
+    assert!(g.len() == 128 && NR < 15);
+    for kr in &k[1..NR] {
+        x = x.map(|v| _mm_aesenc_si128(v, *kr));
+    }
+    let p = g.as_mut_ptr();
+    for (i, v) in x.iter().enumerate() {
+        // SAFETY: block i is bytes 16i..16i+16 of `g`, which has 128.
+        unsafe {
+            let at = p.add(16 * i);
+            let kd = _mm_xor_si128(_mm_loadu_si128(at.cast()), k[NR]);
+            _mm_storeu_si128(at.cast(), _mm_aesenclast_si128(*v, kd));
+        }
     }
 }
 

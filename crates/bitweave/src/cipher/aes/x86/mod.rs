@@ -75,7 +75,7 @@ impl Level {
     pub fn features(self) -> &'static [Feature] {
         use Feature::*;
         match self {
-            Level::AesNi => &[Aes, Sse2],
+            Level::AesNi => &[Aes, Sse2, Ssse3, Sse41],
             Level::Vaes256 => &[Aes, Vaes, Avx2],
             // AVX2 too: its small-message and tail paths are VAES-256's.
             Level::Vaes512 => &[Aes, Vaes, Avx2, Avx512f, Avx512bw],
