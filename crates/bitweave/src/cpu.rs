@@ -326,6 +326,25 @@ pub fn tier() -> Tier {
         .unwrap_or(Tier::Portable)
 }
 
+/// Whether the CPU is Intel's (CPUID vendor "GenuineIntel"), read once. Not a feature:
+/// where Intel and AMD cores differ in which of two kernels is faster at a size, a backend
+/// hands off at the size measured on each vendor.
+pub fn is_intel() -> bool {
+    static INTEL: OnceLock<bool> = OnceLock::new();
+    *INTEL.get_or_init(|| {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let v = std::arch::x86_64::__cpuid(0);
+            // "Genu" "ineI" "ntel" in EBX, EDX, ECX.
+            (v.ebx, v.edx, v.ecx) == (0x756e_6547, 0x4965_6e69, 0x6c65_746e)
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            false
+        }
+    })
+}
+
 /// `features` as `a+b+c`, or `-` for none (for listings and error messages).
 pub fn describe(features: &[Feature]) -> String {
     if features.is_empty() {
@@ -363,6 +382,20 @@ pub fn reported_names() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The vendor read from CPUID agrees with the kernel's reading of it.
+    #[test]
+    #[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+    fn the_vendor_is_the_one_linux_reports() {
+        let info = std::fs::read_to_string("/proc/cpuinfo").expect("/proc/cpuinfo");
+        let vendor = info
+            .lines()
+            .find_map(|l| l.strip_prefix("vendor_id"))
+            .map(|v| v.trim_start_matches([' ', '\t', ':']).trim())
+            .expect("a vendor_id line");
+        eprintln!("vendor_id {vendor}; is_intel {}", is_intel());
+        assert_eq!(is_intel(), vendor == "GenuineIntel");
+    }
 
     #[test]
     fn a_cap_only_lowers() {

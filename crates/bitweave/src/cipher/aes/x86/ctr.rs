@@ -11,8 +11,9 @@ use crate::cipher::prefetch_ahead;
 /// masked blend and an XOR per register), so a carry out of the low 64 bits needs no
 /// branch: the counter starts from the IV, which the constant-time check treats as
 /// secret (this kernel used to branch to another path for a group whose low half
-/// carried). A message under eight groups (4 KiB, sent there by the dispatch:
-/// [`VAES512_MIN_CTR`](super::VAES512_MIN_CTR)) and the tail take [`ctr_vaes256`], which
+/// carried). A message under the hand-off (4 KiB on AMD, 1 KiB on Intel, sent there by
+/// the dispatch: [`vaes512_stream_from`](super::vaes512_stream_from)) and the tail take
+/// [`ctr_vaes256`], which
 /// sizes its registers to the tail: here they went through the generic batch path, and
 /// 16-256 B messages ran 3-4× slower than on VAES-256 (Zen 4).
 #[target_feature(enable = "aes,sse2,avx2,avx512f,avx512bw,vaes")]

@@ -10,8 +10,9 @@ use crate::cipher::{prefetch_ahead, STREAM_PREFETCH_BYTES};
 /// per group: CBC P_i = D(C_i) ⊕ C_{i-1}, CFB P_i = E(C_{i-1}) ⊕ C_i. Each register's
 /// previous-ciphertext blocks are the same ciphertext shifted by one lane (`valignq`
 /// across neighbouring registers), all loaded before the group is overwritten, and the
-/// XOR is folded into the last round key. A message under eight groups (4 KiB, sent there
-/// by the dispatch: [`VAES512_MIN_STREAM`](super::VAES512_MIN_STREAM)) and the tail (with a
+/// XOR is folded into the last round key. A message under the hand-off (4 KiB on AMD,
+/// 1 KiB on Intel, sent there by the dispatch:
+/// [`vaes512_stream_from`](super::vaes512_stream_from)) and the tail (with a
 /// final partial CFB block) take [`stream_decrypt_vaes256`], which sizes its registers to
 /// them (the generic path they took before ran 64-256 B 3-4× slower than VAES-256, Zen 4).
 #[target_feature(enable = "aes,sse2,avx2,avx512f,avx512bw,vaes")]

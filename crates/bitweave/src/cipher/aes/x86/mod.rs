@@ -166,6 +166,10 @@ pub struct AesX86 {
     rounds: usize,
     #[zeroize(skip)]
     level: Level,
+    /// On a VAES-512 backend, the call size from which CTR and single-stream CBC/CFB
+    /// decryption run VAES-512's kernels ([`vaes512_stream_from`]).
+    #[zeroize(skip)]
+    vaes512_from: usize,
 }
 
 impl AesX86 {
@@ -181,6 +185,7 @@ impl AesX86 {
             dec: RoundKeys::ZERO,
             rounds: 0,
             level,
+            vaes512_from: vaes512_stream_from(),
         });
         let this = Arc::get_mut(&mut aes).expect("not shared yet");
         // SAFETY: `level.available()` checked AES-NI and SSE2 above.
@@ -258,15 +263,25 @@ impl AesX86 {
 /// kernel on a VAES-512 backend (measured; see `AesX86::crypt`).
 const VAES512_MIN_BATCH: usize = 4096;
 
-/// CTR calls under this many bytes run VAES-256's kernel on a VAES-512 backend: below
-/// eight groups the per-call set-up is not repaid (Zen 4, same run, c/B VAES-256 /
-/// VAES-512: 1 KiB 0.15/0.15, 2 KiB 0.14/0.15, 4 KiB 0.14/0.13).
-const VAES512_MIN_CTR: usize = 4096;
-
-/// Single-stream CBC/CFB decryptions under this many bytes run VAES-256's kernel on a
-/// VAES-512 backend (Zen 4, same run, CBC c/B VAES-256 / VAES-512: 512 B 0.14/0.18,
-/// 1 KiB 0.13/0.15, 2 KiB 0.12/0.13, 4 KiB 0.12/0.12).
-const VAES512_MIN_STREAM: usize = 4096;
+/// CTR calls and single-stream CBC/CFB decryptions under this many bytes run VAES-256's
+/// kernels on a VAES-512 backend: below it VAES-512's per-call set-up (broadcast round
+/// keys, the group pattern) is not repaid. Where that happens differs by vendor, so it is
+/// measured per vendor (same run, one thread, c/B VAES-256 / VAES-512):
+/// - AMD Zen 4: CTR 1 KiB 0.15/0.15, 2 KiB 0.14/0.15, 4 KiB 0.14/0.13; CBC decryption
+///   512 B 0.14/0.18, 1 KiB 0.13/0.15, 2 KiB 0.12/0.13, 4 KiB 0.12/0.12: from 4 KiB.
+/// - Intel (a Sapphire Rapids-class Xeon, 2026-11-27): CTR 512 B 0.184/0.184, 1 KiB
+///   0.148/0.144, 2 KiB 0.136/0.124, 4 KiB 0.128/0.113; CBC decryption 512 B 0.129/0.130,
+///   1 KiB 0.118/0.109, 2 KiB 0.116/0.101: from 1 KiB.
+///
+/// Other vendors take AMD's figure. (ECB stays at [`VAES512_MIN_BATCH`] on both: on the
+/// Intel machine the two ran equal from 1 KiB and VAES-512 10 % slower at 512 B.)
+fn vaes512_stream_from() -> usize {
+    if crate::cpu::is_intel() {
+        1024
+    } else {
+        4096
+    }
+}
 
 /// SubWord through `AESENCLAST` with a zero key: with the word in all four columns,
 /// ShiftRows moves nothing that matters and SubBytes is the S-box, in constant time.
@@ -428,7 +443,7 @@ impl ModeKernels for AesX86 {
             // The size hand-offs are made here, not inside the kernels, so a small call
             // reaches its kernel in one call.
             // SAFETY: as above (VAES-512 implies VAES-256's features).
-            Level::Vaes512 if prev.len() == 16 && data.len() < VAES512_MIN_STREAM => unsafe {
+            Level::Vaes512 if prev.len() == 16 && data.len() < self.vaes512_from => unsafe {
                 stream_decrypt_vaes256::<false>(self, prev, data)
             },
             // SAFETY: as above.
@@ -457,7 +472,7 @@ impl ModeKernels for AesX86 {
             // The size hand-offs are made here, not inside the kernels, so a small call
             // reaches its kernel in one call.
             // SAFETY: as above (VAES-512 implies VAES-256's features).
-            Level::Vaes512 if prev.len() == 16 && data.len() < VAES512_MIN_STREAM => unsafe {
+            Level::Vaes512 if prev.len() == 16 && data.len() < self.vaes512_from => unsafe {
                 stream_decrypt_vaes256::<true>(self, prev, data)
             },
             // SAFETY: as above.
@@ -483,7 +498,7 @@ impl ModeKernels for AesX86 {
     fn ctr_keystream_xor(&self, counter: &mut [u8], data: &mut [u8]) {
         match self.level {
             // SAFETY: an AesX86 at Vaes512 exists only where its features were detected.
-            Level::Vaes512 if data.len() >= VAES512_MIN_CTR => unsafe {
+            Level::Vaes512 if data.len() >= self.vaes512_from => unsafe {
                 ctr_vaes512(self, counter, data)
             },
             // SAFETY: as above, at Vaes256 (VAES-512 implies its features).
