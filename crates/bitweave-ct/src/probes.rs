@@ -292,7 +292,8 @@ impl Probe for SmallTable {
 
 /// Bytes per mode-kernel call: 16 AES blocks (32 DES blocks), plus a partial block for
 /// the stream modes so their tail paths run too; the `mode-8k/` targets run 8 KiB, which
-/// reaches the VAES-512 kernels (from 4 KiB) on a CPU that has them.
+/// reaches the VAES-512 kernels (from 4 KiB on AMD, 1 KiB on Intel) on a CPU that has
+/// them.
 const MODE_BYTES: usize = 256;
 const MODE_BYTES_LARGE: usize = 8192;
 

@@ -298,9 +298,11 @@ pub(super) unsafe fn ctr_aesni(aes: &AesX86, counter: &mut [u8], data: &mut [u8]
     };
     if let Some(g) = groups.next() {
         // The first group straight from the counter, so its rounds start before the
-        // per-call constants below are built.
+        // per-call constants below are built (and a one-group message builds none).
         group(counter_blocks_aesni(k[0], ctr), g);
         ctr = ctr.wrapping_add(8);
+    }
+    if groups.len() > 0 {
         let counters = GroupCounters128::new(k[0], ctr);
         // The octet chain runs a group ahead of the rounds: the next group's counters
         // wait on two instructions, not on a chain of five allocated behind this group's
@@ -389,12 +391,13 @@ impl GroupCounters128 {
     }
 }
 
-/// A multiple of 8, `B`, held both ways in registers: as a little-endian 128-bit integer (low half in the low lane), where the next octet is a
-/// vector add, and as the big-endian block. Kept in the vector registers from group to
-/// group and computed a group ahead of the rounds: built from the integer registers per
-/// group (`bswap`, `movq`, `punpcklqdq` on the path into the first round, allocated
-/// behind the previous group's rounds), AES-NI counter mode ran 0.29-0.33 c/B against
-/// ECB's 0.21 on an Intel Xeon with AVX-512 (2026-11-27); this way 0.21.
+/// A multiple of 8, `B`, held both ways in registers: as a little-endian 128-bit integer
+/// (low half in the low lane), where the next octet is a vector add, and as the big-endian
+/// block. Kept in the vector registers from group to group and computed a group ahead of
+/// the rounds: built from the integer registers per group (`bswap`, `movq`, `punpcklqdq`
+/// on the path into the first round, allocated behind the previous group's rounds),
+/// AES-NI counter mode ran 0.29-0.33 c/B against ECB's 0.21 on an Intel Xeon with
+/// AVX-512 (2026-11-27); this way 0.21.
 #[derive(Clone, Copy)]
 struct OctetBase {
     le: __m128i,
@@ -468,9 +471,10 @@ fn ctr_rounds_xor_aesni<const R: usize>(
         x = x.map(|v| _mm_aesenc_si128(v, *kr));
     }
     if data.len() == 16 * R {
-        // Whole blocks (every group): straight-line, keystream kept in registers (through
-        // the loop below the compiler spilled all R to the stack first; Zen 4 CTR ran at
-        // 0.35 c/B against ECB's 0.23).
+        // Whole blocks (a tail of exactly R blocks; whole groups go through
+        // `ctr_group_aesni`): straight-line, keystream kept in registers (through the loop
+        // below the compiler spilled all R to the stack first; Zen 4 CTR ran at 0.35 c/B
+        // against ECB's 0.23).
         let p = data.as_mut_ptr();
         for (i, v) in x.iter().enumerate() {
             let ks = _mm_aesenclast_si128(*v, k[rounds]);
