@@ -296,9 +296,9 @@ pub(super) unsafe fn ctr_aesni(aes: &AesX86, counter: &mut [u8], data: &mut [u8]
         12 => ctr_group_aesni::<12>(k, x, g),
         _ => ctr_group_aesni::<14>(k, x, g),
     };
-    if let Some(g) = groups.next() {
-        // The first group straight from the counter, so its rounds start before the
-        // per-call constants below are built (and a one-group message builds none).
+    // The first two groups straight from the counter, so their rounds start before the
+    // per-call constants below are built (a short message builds none).
+    for g in (&mut groups).take(2) {
         group(counter_blocks_aesni(k[0], ctr), g);
         ctr = ctr.wrapping_add(8);
     }
@@ -310,7 +310,7 @@ pub(super) unsafe fn ctr_aesni(aes: &AesX86, counter: &mut [u8], data: &mut [u8]
         let mut base = OctetBase::new(ctr);
         let mut next = base.next();
         for (n, g) in (&mut groups).enumerate() {
-            prefetch_ahead::<2>(g.as_ptr(), len - 128 * (n + 1));
+            prefetch_ahead::<2>(g.as_ptr(), len - 128 * (n + 2));
             let after = next.next();
             let x = counters.at(&base, &next);
             (base, next) = (next, after);
