@@ -112,13 +112,13 @@ pub enum Shape {
     Serial,
 }
 
-/// The single-block DES backends (`shift64`, `shift256`, constant-time): the default for
+/// The single-block DES backends (`shift64`, `shift256`, `rotate256`, constant-time): the default for
 /// serial work, never for batches, where the bitsliced backends are 10-50x faster.
 fn des_serial(v: &mut Vec<BackendInfo>) {
     use des::shift::{DesShift, Level};
     fn build<const L: u8>(key: &[u8]) -> Arc<dyn ModeKernels> {
         #[cfg(target_arch = "x86_64")]
-        let level = [Level::Portable, Level::Avx2][L as usize];
+        let level = [Level::Portable, Level::Avx2, Level::Avx512][L as usize];
         #[cfg(not(target_arch = "x86_64"))]
         let level = Level::Portable;
         Arc::new(DesShift::new(key, level).expect("registry checked availability"))
@@ -127,6 +127,8 @@ fn des_serial(v: &mut Vec<BackendInfo>) {
     let mut levels: Vec<(Level, u32, Build)> = vec![(Level::Portable, 50, build::<0>)];
     #[cfg(target_arch = "x86_64")]
     levels.push((Level::Avx2, 60, build::<1>));
+    #[cfg(target_arch = "x86_64")]
+    levels.push((Level::Avx512, 70, build::<2>));
     for kind in [CipherKind::Des, CipherKind::DesEde, CipherKind::DesEde3] {
         for &(level, serial_priority, build) in &levels {
             v.push(BackendInfo {

@@ -1,4 +1,4 @@
-//! `shift64`, `shift256`: DES and triple DES one block at a time, constant-time, for
+//! `shift64`, `shift256`, `rotate256`: DES and triple DES one block at a time, constant-time, for
 //! serial work — one standard CBC/CFB/OFB encryption chain, CFB8/CFB1, a few blocks — where
 //! a bitsliced backend would fill 64-512 lanes to use one.
 //!
@@ -11,8 +11,11 @@
 //!
 //! `shift256` holds four lookups per AVX2 instruction (`vpsllvq` brings the looked-up bit
 //! to the sign, `vblendvpd` selects the mask) and reduces the eight results across lanes;
-//! the round's latency, ~14 cycles, is the limit of a serial chain. `shift64` is the same
-//! algorithm in scalar 64-bit code, for any CPU.
+//! the round's latency, ~14 cycles, is the limit of a serial chain. `rotate256` (AVX-512VL,
+//! same registers) rotates pre-rotated truth tables so each looked-up bit lands on its P
+//! position, with no select per bit: half the shift-unit work, which on Intel was the
+//! limit (`shift_x86`'s module doc). `shift64` is the same algorithm in scalar 64-bit
+//! code, for any CPU.
 //!
 //! # Representation
 //!
@@ -63,7 +66,7 @@ impl Drop for Rounds {
 impl ZeroizeOnDrop for Rounds {}
 
 impl Rounds {
-    fn new(keys: &TdesKeys, decrypt: bool) -> Self {
+    fn new(keys: &TdesKeys, decrypt: bool, level: Level) -> Self {
         let mut list: Vec<u64> = Vec::with_capacity(48);
         for (i, stage) in keys.stages.iter().enumerate() {
             // EDE: the middle stage decrypts, so it runs its keys backwards.
@@ -81,7 +84,12 @@ impl Rounds {
             .map(|&k| {
                 std::array::from_fn(|i| {
                     let s = KEY_ORDER[i];
-                    (((k >> (42 - 6 * s)) & 63) ^ 63) << WINDOW[s]
+                    let chunk = (((k >> (42 - 6 * s)) & 63) ^ 63) << WINDOW[s];
+                    match level {
+                        #[cfg(target_arch = "x86_64")]
+                        Level::Avx512 => super::shift_x86::fold_key(chunk),
+                        _ => chunk,
+                    }
                 })
             })
             .collect();
@@ -159,6 +167,9 @@ pub enum Level {
     /// AVX2, four lookups per instruction.
     #[cfg(target_arch = "x86_64")]
     Avx2,
+    /// AVX-512VL on the same registers: lookups by rotation, half the shift work.
+    #[cfg(target_arch = "x86_64")]
+    Avx512,
 }
 
 impl Level {
@@ -168,6 +179,8 @@ impl Level {
             Level::Portable => "shift64",
             #[cfg(target_arch = "x86_64")]
             Level::Avx2 => "shift256",
+            #[cfg(target_arch = "x86_64")]
+            Level::Avx512 => "rotate256",
         }
     }
 
@@ -177,6 +190,11 @@ impl Level {
             Level::Portable => &[],
             #[cfg(target_arch = "x86_64")]
             Level::Avx2 => &[crate::cpu::Feature::Avx2],
+            #[cfg(target_arch = "x86_64")]
+            Level::Avx512 => {
+                use crate::cpu::Feature::*;
+                &[Avx2, Avx512f, Avx512vl]
+            }
         }
     }
 
@@ -203,8 +221,8 @@ impl DesShift {
         }
         let keys = TdesKeys::new(key);
         Some(DesShift {
-            enc: Rounds::new(&keys, false),
-            dec: Rounds::new(&keys, true),
+            enc: Rounds::new(&keys, false, level),
+            dec: Rounds::new(&keys, true, level),
             level,
         })
     }
@@ -217,16 +235,25 @@ impl DesShift {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: `new` built this backend only after checking that the CPU has AVX2.
             Level::Avx2 => unsafe { super::shift_x86::rounds_avx2(l, r, &keys.keys) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `new` checked the level's features (and folded the keys).
+            Level::Avx512 => unsafe { super::shift_x86::rounds_avx512(l, r, &keys.keys) },
         }
     }
 
     fn crypt(&self, blocks: &mut [u8], keys: &Rounds) {
         assert_eq!(blocks.len() % 8, 0, "whole blocks only");
         #[cfg(target_arch = "x86_64")]
-        if self.level == Level::Avx2 {
-            // SAFETY: `new` built this backend only after checking that the CPU has AVX2.
-            unsafe { super::shift_x86::crypt_avx2(blocks, &keys.keys) };
-            return;
+        {
+            use super::shift_x86::{crypt_avx2, crypt_avx512};
+            let keys = &keys.keys;
+            match self.level {
+                // SAFETY: `new` checked the level's features.
+                Level::Avx2 => return unsafe { crypt_avx2(blocks, keys) },
+                // SAFETY: `new` checked the level's features (and folded the keys).
+                Level::Avx512 => return unsafe { crypt_avx512(blocks, keys) },
+                Level::Portable => {}
+            }
         }
         for b in blocks.chunks_exact_mut(8) {
             let (l, r) = ip(b);
@@ -238,10 +265,16 @@ impl DesShift {
     /// One chain (`state` one block) over whole blocks, in the IP domain.
     fn chain(&self, feedback: Feedback, state: &mut [u8], data: &mut [u8]) {
         #[cfg(target_arch = "x86_64")]
-        if self.level == Level::Avx2 {
-            // SAFETY: `new` built this backend only after checking that the CPU has AVX2.
-            unsafe { super::shift_x86::chain_avx2(feedback, state, data, &self.enc.keys) };
-            return;
+        {
+            use super::shift_x86::{chain_avx2, chain_avx512};
+            let keys = &self.enc.keys;
+            match self.level {
+                // SAFETY: `new` checked the level's features.
+                Level::Avx2 => return unsafe { chain_avx2(feedback, state, data, keys) },
+                // SAFETY: `new` checked the level's features (and folded the keys).
+                Level::Avx512 => return unsafe { chain_avx512(feedback, state, data, keys) },
+                Level::Portable => {}
+            }
         }
         let (mut zl, mut zr) = ip(state);
         for b in data.chunks_exact_mut(8) {
@@ -340,8 +373,12 @@ mod tests {
             #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))]
             let mut levels = vec![Level::Portable];
             #[cfg(target_arch = "x86_64")]
-            if Level::Avx2.available() {
-                levels.push(Level::Avx2);
+            for level in [Level::Avx2, Level::Avx512] {
+                if level.available() {
+                    levels.push(level);
+                } else {
+                    println!("{} not run: this CPU lacks its features", level.name());
+                }
             }
             for level in levels {
                 let fast = DesShift::new(&key, level).unwrap();
