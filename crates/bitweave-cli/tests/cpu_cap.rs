@@ -119,6 +119,7 @@ fn every_reachable_tier_selects_its_own_backends() {
                 ("des", "sliced256", "shift256"),
                 ("seed", "vaes256", "aesni"),
             ],
+            "avx512" => &[("des", "sliced512", "rotate256")],
             _ => &[],
         };
         for &(cipher, b, s) in want {

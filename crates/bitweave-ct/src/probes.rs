@@ -365,7 +365,7 @@ impl Probe for ModeKernel {
 /// The mode-kernel targets: each mode's fused or serial kernel on the cipher's default
 /// backend for this CPU (CTR, CBC/CFB decryption rows, the serial CBC/CFB8/OFB chains),
 /// and the kernels that only large calls reach.
-pub const MODE_KERNELS: [&str; 14] = [
+pub const MODE_KERNELS: [&str; 15] = [
     "mode-8k/aes-128-ctr-enc",
     "mode-8k/aes-128-cbc-dec",
     "mode-8k/aes-128-cfb-dec",
@@ -378,6 +378,7 @@ pub const MODE_KERNELS: [&str; 14] = [
     "mode/aes-128-ofb-enc",
     "mode/des-ede3-cbc-enc",
     "mode/des-ede3-ctr-enc",
+    "mode/des-ede3-cfb8-enc",
     "mode/seed-cbc-enc",
     "mode/seed-ctr-enc",
 ];

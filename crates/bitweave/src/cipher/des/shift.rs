@@ -1,13 +1,14 @@
-//! `shift64`, `shift256`, `rotate256`: DES and triple DES one block at a time, constant-time, for
-//! serial work — one standard CBC/CFB/OFB encryption chain, CFB8/CFB1, a few blocks — where
-//! a bitsliced backend would fill 64-512 lanes to use one.
+//! `shift64`, `shift256`, `rotate256`: DES and triple DES one block at a time,
+//! constant-time, for serial work — one standard CBC/CFB/OFB encryption chain, CFB8/CFB1,
+//! a few blocks — where a bitsliced backend would fill 64-512 lanes to use one.
 //!
 //! **Constant-time without tables in memory.** Each of the 32 S-box output bits is a
 //! Boolean function of six inputs, held as a 64-bit truth table; looking up input x is a
-//! shift by x, and a variable shift takes the same time for every count (`shr`/`shrx` on
-//! x86, `lsrv` on ARM, `vpsllvq` in AVX2). The bit then selects a constant mask that puts
-//! it where P sends it, so S and P cost one shift and one select per output bit, and the
-//! round has no secret-dependent branch or address.
+//! shift or rotate by x, and a variable shift or rotate takes the same time for every
+//! count (`shr`/`shrx` on x86, `lsrv` on ARM, `vpsllvq` in AVX2, `vprolvq` in AVX-512).
+//! The bit then reaches the position P sends it to — a constant mask it selects (shifts),
+//! or a table pre-rotated to land it there (`rotate256`) — so the round has no
+//! secret-dependent branch or address.
 //!
 //! `shift256` holds four lookups per AVX2 instruction (`vpsllvq` brings the looked-up bit
 //! to the sign, `vblendvpd` selects the mask) and reduces the eight results across lanes;
@@ -28,7 +29,7 @@
 //!
 //! The rounds of one, or three (EDE), DES stages run as one list of 16 or 48 round keys;
 //! decryption runs the reversed list (see `Rounds`).
-#![allow(unsafe_code)] // dispatch into `shift_x86`'s AVX2 kernels; the `opaque` barrier
+#![allow(unsafe_code)] // dispatch into `shift_x86`'s SIMD kernels; the `opaque` barrier
 
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
@@ -41,9 +42,10 @@ use crate::cipher::{shift_left_one_bit, BlockCipher, Feedback, ModeKernels};
 /// The round keys of one direction, in the order the rounds use them: 16 for DES, 48 for
 /// EDE (K1 forward, K2 reversed, K3 forward; decryption is the whole list reversed). Each
 /// round's key is its eight six-bit chunks, chunk s already shifted into S-box s's window
-/// of a spread half and complemented (so that a lookup's shift count comes out as
-/// 63 - x, which [`shift256`](self) needs; `shift64` complements it back), stored in the
-/// order [`KEY_ORDER`] (S-boxes 1, 3, 5, 7, then 2, 4, 6, 8: AVX2's two lane groups).
+/// of a spread half and complemented (so that a lookup's count comes out as 63 - x, which
+/// the SIMD forms need; `shift64` complements it back), stored in the order [`KEY_ORDER`]
+/// (S-boxes 1, 3, 5, 7, then 2, 4, 6, 8: the SIMD forms' two lane groups). For
+/// `rotate256`, which keeps one copy of a half, folded to match (`fold_key`).
 #[derive(Clone)]
 pub(crate) struct Rounds {
     pub(crate) keys: Vec<[u64; 8]>,
@@ -87,7 +89,7 @@ impl Rounds {
                     let chunk = (((k >> (42 - 6 * s)) & 63) ^ 63) << WINDOW[s];
                     match level {
                         #[cfg(target_arch = "x86_64")]
-                        Level::Avx512 => super::shift_x86::fold_key(chunk),
+                        Level::Avx512 => super::shift_layout::fold_key(chunk),
                         _ => chunk,
                     }
                 })
@@ -120,7 +122,7 @@ fn opaque(mut x: u64) -> u64 {
 
 /// The f-function on a spread half with one round's keys; returns f's output spread.
 #[inline(always)]
-fn f64(r: u64, k: &[u64; 8]) -> u64 {
+pub(super) fn f64(r: u64, k: &[u64; 8]) -> u64 {
     let mut out = 0u64;
     for (i, &s) in KEY_ORDER.iter().enumerate() {
         // 63 - x for the six-bit S-box input x (the key chunk is stored complemented).

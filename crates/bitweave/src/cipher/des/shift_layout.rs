@@ -1,6 +1,7 @@
 //! The data layout of the shift method ([`super::shift`]), shared by its portable round and
-//! its AVX2 round (`shift_x86`): the S-boxes as truth tables and P as placement masks, the
-//! spread form of a 32-bit half, and IP/FP as delta swaps.
+//! its SIMD rounds (`shift_x86`): the S-boxes as truth tables and P as placement masks,
+//! the spread form of a 32-bit half (and `rotate256`'s one-copy key fold), and IP/FP as
+//! delta swaps.
 
 use super::{P, SBOXES};
 
@@ -30,7 +31,8 @@ pub(crate) const TRUTH: [[u64; 4]; 8] = {
 };
 
 /// `PLACE[s][j]`: where output bit j of S-box s+1 lands after P, in spread form (both
-/// copies), so a looked-up bit selects this mask.
+/// copies): the mask a looked-up bit selects (`shift64`, `shift256`), or in its low copy
+/// the position a pre-rotated table lands it on (`rotate256`).
 pub(crate) const PLACE: [[u64; 4]; 8] = {
     let mut m = [[0u64; 4]; 8];
     let mut s = 0;
@@ -65,6 +67,14 @@ pub(crate) const KEY_ORDER: [usize; 8] = [0, 2, 4, 6, 1, 3, 5, 7];
 pub(crate) fn spread(x: u32) -> u64 {
     let q = x.rotate_left(1) as u64;
     (q << 32) | q
+}
+
+/// A round key's spread chunks (at their windows, up to bit 33) for the one-copy form of
+/// `rotate256`, which keeps only the low 32 bits of a half: the bits above 31 wrap around
+/// to the bottom, as the spread form's second copy does.
+#[cfg(target_arch = "x86_64")]
+pub(crate) fn fold_key(k: u64) -> u64 {
+    (k | (k >> 32)) & 0xFFFF_FFFF
 }
 
 /// The 32-bit half a spread word holds.

@@ -5,8 +5,8 @@
 //! Lanes of group A hold S-boxes 1, 3, 5, 7 and of group B S-boxes 2, 4, 6, 8. Per round:
 //! XOR the key chunks (stored complemented, in their windows), bring each lane's window
 //! down — its low six bits are then 63 - x — and for each output bit j shift or rotate the
-//! bit's truth table by 63 - x, turn the looked-up bit into its P position, and OR the
-//! eight results and the four lanes together. Nothing but register shifts and logic sees
+//! bit's truth table by 63 - x, bring the looked-up bit to its P position, merge the eight
+//! results of a lane and OR the four lanes together. Nothing but register shifts and logic sees
 //! the secret, so no bit of it reaches an address or a branch.
 //!
 //! The two forms differ in how a looked-up bit reaches its P position, which is what a
@@ -19,17 +19,29 @@
 
 use std::arch::x86_64::*;
 
+#[cfg(doc)]
+use super::shift_layout::fold_key;
 use super::shift_layout::{fp, ip, PLACE, TRUTH, WINDOW};
 use crate::cipher::Feedback;
 
 /// f on broadcast spread halves, in one of the two instruction sets.
 trait RoundFunction {
+    /// f's output in the form the next round reads it.
+    type Out: Copy;
+
+    /// An output of zero.
+    fn zero(&self) -> Self::Out;
+
     /// f of a broadcast spread half, given as that half XOR the round's key chunks of
-    /// group A (`ra`) and of group B (`rb`); the result is broadcast too.
+    /// group A (`aka`) and of group B (`akb`) — computed before the previous output is
+    /// ready — and that output, `pend`, still to be XORed in.
     ///
     /// # Safety
     /// The CPU must have the form's features (checked when the backend was built).
-    unsafe fn f(&self, ra: __m256i, rb: __m256i) -> __m256i;
+    unsafe fn f(&self, aka: __m256i, akb: __m256i, pend: Self::Out) -> Self::Out;
+
+    /// An output as a broadcast spread half, to XOR into a half.
+    fn plain(&self, out: Self::Out) -> __m256i;
 }
 
 /// Four u64s into a ymm (lane 0 first).
@@ -133,10 +145,22 @@ fn pick(truth: __m256i, x63: __m256i, place: __m256i) -> __m256i {
 }
 
 impl RoundFunction for Lanes {
+    type Out = __m256i;
+
     #[inline(always)]
-    unsafe fn f(&self, ra: __m256i, rb: __m256i) -> __m256i {
+    fn zero(&self) -> __m256i {
+        broadcast(0)
+    }
+
+    #[inline(always)]
+    unsafe fn f(&self, aka: __m256i, akb: __m256i, pend: __m256i) -> __m256i {
         // SAFETY: every caller has AVX2 (the trait's contract), all this uses.
-        unsafe { f_avx2(ra, rb, self) }
+        unsafe { f_avx2(xor(aka, pend), xor(akb, pend), self) }
+    }
+
+    #[inline(always)]
+    fn plain(&self, out: __m256i) -> __m256i {
+        out
     }
 }
 
@@ -192,16 +216,90 @@ fn or_lanes(o: __m256i) -> __m256i {
 
 // ---- rotate256: AVX-512VL --------------------------------------------------------------
 
-/// The AVX-512 form's constants: truth tables rotated to their bits' P positions, the
-/// windows, and the select tree's keys.
+/// Where output bit j of S-box s lands after P in the one-copy form (the low copy of
+/// [`PLACE`]).
+const fn position(s: usize, j: usize) -> u32 {
+    (PLACE[s][j] as u32).trailing_zeros()
+}
+
+/// Per lane of a group (0: A, 1: B), the one-copy P positions of the output bits whose
+/// flags are set in `bits` (bit j for output bit j).
+const fn places(group: usize, bits: u32) -> [u64; 4] {
+    let mut m = [0u64; 4];
+    let mut lane = 0;
+    while lane < 4 {
+        let mut j = 0;
+        while j < 4 {
+            if bits & (1 << j) != 0 {
+                m[lane] |= 1 << position(group + 2 * lane, j);
+            }
+            j += 1;
+        }
+        lane += 1;
+    }
+    m
+}
+
+/// The constants of [`LanesRotate`] as four u64 lanes each (lane l holds S-box 2l in
+/// group A and 2l + 1 in group B, 0-based), computed at compile time; the registers are
+/// loaded from them and the tests run the same round on them in scalar code.
+struct RotateTables {
+    /// `[group][j]`: output bit j's truth table per lane, rotated so that a rotate by
+    /// 63 - x puts bit x on the bit's P position p: x + (p + 1) + (63 - x) = p + 64.
+    truth: [[[u64; 4]; 4]; 2],
+    /// `[group]`: the select tree's level-1 keys (the positions of bit 0, to choose
+    /// between bits 0 and 1; of bit 2, between 2 and 3), level 2 (bits 0 and 1).
+    level1: [[[u64; 4]; 2]; 2],
+    level2: [[u64; 4]; 2],
+    /// Level 3: group A's positions, to choose between the groups.
+    level3: [u64; 4],
+    /// The positions each lane's eight bits own, and the same for the lane it swaps with
+    /// in a 128-bit half (the lane reduction's first step).
+    owned: [u64; 4],
+    owned_swapped: [u64; 4],
+}
+
+const ROTATE: RotateTables = {
+    let mut truth = [[[0u64; 4]; 4]; 2];
+    let mut group = 0;
+    while group < 2 {
+        let mut j = 0;
+        while j < 4 {
+            let mut lane = 0;
+            while lane < 4 {
+                let s = group + 2 * lane;
+                truth[group][j][lane] = TRUTH[s][j].rotate_left(position(s, j) + 1);
+                lane += 1;
+            }
+            j += 1;
+        }
+        group += 1;
+    }
+    let (a, b) = (places(0, 0b1111), places(1, 0b1111));
+    let owned = [a[0] | b[0], a[1] | b[1], a[2] | b[2], a[3] | b[3]];
+    RotateTables {
+        truth,
+        level1: [
+            [places(0, 0b0001), places(0, 0b0100)],
+            [places(1, 0b0001), places(1, 0b0100)],
+        ],
+        level2: [places(0, 0b0011), places(1, 0b0011)],
+        level3: a,
+        owned,
+        owned_swapped: [owned[1], owned[0], owned[3], owned[2]],
+    }
+};
+
+/// The AVX-512 form's constants in registers (see [`RotateTables`]).
 ///
 /// This form keeps one copy of a half (the low 32 bits of a lane; the high 32 bits are
 /// never read) and its round keys folded to match ([`fold_key`]): a 32-bit rotate
 /// (`vprorvd`) brings each window to the lane's low six bits, wrapping around where the
 /// spread form needs its second copy. A lookup is then a 64-bit rotate (`vprolvq`, count
 /// modulo 64) of a truth table pre-rotated so that bit x lands on that output bit's P
-/// position, whatever x is — no mask step, no sign to spread, and half the shift-unit
-/// work of selecting through the sign (the shift units, two per core, were the limit).
+/// position, whatever x is — no mask step, no sign to spread, and no select per bit
+/// (`shift256`'s eight `vblendvpd` were three micro-ops each on Intel, and its shifts and
+/// selects kept the vector ports full).
 ///
 /// Within a lane the eight looked-up bits (four per group) sit on eight distinct P
 /// positions, every other bit of the rotated tables being junk. A select `k ? u : v`
@@ -209,139 +307,162 @@ fn or_lanes(o: __m256i) -> __m256i {
 /// everything else from `v`; three levels of such selects route each position to its own
 /// lookup, and one AND clears the positions no bit of this lane owns.
 struct LanesRotate {
-    truth_a: [__m256i; 4],
-    truth_b: [__m256i; 4],
-    window_a: __m256i,
-    window_b: __m256i,
-    /// Level 1 keys: the positions of bit 0 (to select between bits 0 and 1) and of bit
-    /// 2 (between 2 and 3), per group.
-    key_a: [__m256i; 2],
-    key_b: [__m256i; 2],
-    /// Level 2 keys: the positions of bits 0 and 1 of a group.
-    pair_a: __m256i,
-    pair_b: __m256i,
-    /// Level 3 key: the positions of group A's four bits.
-    group_a: __m256i,
-    /// The positions this lane's eight bits own, and the same with the 64-bit lanes of
-    /// each 128-bit half swapped (for the first step of the lane reduction).
+    truth: [[__m256i; 4]; 2],
+    window: [__m256i; 2],
+    level1: [[__m256i; 2]; 2],
+    level2: [__m256i; 2],
+    level3: __m256i,
     owned: __m256i,
     owned_swapped: __m256i,
-}
-
-/// A spread round key (chunks at their windows, up to bit 33) for `rotate256`'s one-copy
-/// form: the bits above 31 wrap around to the bottom.
-pub(crate) fn fold_key(k: u64) -> u64 {
-    (k | (k >> 32)) & 0xFFFF_FFFF
-}
-
-/// Where output bit j of S-box s lands after P in the one-copy form.
-fn position(s: usize, j: usize) -> u32 {
-    (PLACE[s][j] as u32).trailing_zeros()
-}
-
-/// The OR of the one-copy P positions of output bits `js`, per lane of a group.
-#[inline(always)]
-fn places(first: usize, js: &[usize]) -> __m256i {
-    let mut m = [0u64; 4];
-    for (lane, m) in m.iter_mut().enumerate() {
-        for &j in js {
-            *m |= 1 << position(first + 2 * lane, j);
-        }
-    }
-    lanes(m)
-}
-
-/// Truth tables of a group's output bit j, each rotated so that a rotate by 63 - x puts
-/// bit x on the bit's P position p: bit x sits at x + (p + 1) + (63 - x) = p + 64.
-#[inline(always)]
-fn rotated_truth(first: usize, j: usize) -> __m256i {
-    let t = |lane: usize| {
-        let s = first + 2 * lane;
-        TRUTH[s][j].rotate_left(position(s, j) + 1)
-    };
-    lanes([t(0), t(1), t(2), t(3)])
-}
-
-/// [`rotated_truth`] for the four output bits (written out: see [`four`]).
-#[inline(always)]
-fn rotated_truths(first: usize) -> [__m256i; 4] {
-    [
-        rotated_truth(first, 0),
-        rotated_truth(first, 1),
-        rotated_truth(first, 2),
-        rotated_truth(first, 3),
-    ]
 }
 
 impl LanesRotate {
     #[inline(always)]
     fn new() -> Self {
-        let owned = |lane: usize| -> u64 {
-            let mut m = 0;
-            for j in 0..4 {
-                m |= 1 << position(2 * lane, j) | 1 << position(2 * lane + 1, j);
-            }
-            m
-        };
+        let t = &ROTATE;
         LanesRotate {
-            truth_a: rotated_truths(0),
-            truth_b: rotated_truths(1),
-            window_a: windows(0),
-            window_b: windows(1),
-            key_a: [places(0, &[0]), places(0, &[2])],
-            key_b: [places(1, &[0]), places(1, &[2])],
-            pair_a: places(0, &[0, 1]),
-            pair_b: places(1, &[0, 1]),
-            group_a: places(0, &[0, 1, 2, 3]),
-            owned: lanes([owned(0), owned(1), owned(2), owned(3)]),
-            owned_swapped: lanes([owned(1), owned(0), owned(3), owned(2)]),
+            truth: [lanes4(&t.truth[0]), lanes4(&t.truth[1])],
+            window: [windows(0), windows(1)],
+            level1: [
+                [lanes(t.level1[0][0]), lanes(t.level1[0][1])],
+                [lanes(t.level1[1][0]), lanes(t.level1[1][1])],
+            ],
+            level2: [lanes(t.level2[0]), lanes(t.level2[1])],
+            level3: lanes(t.level3),
+            owned: lanes(t.owned),
+            owned_swapped: lanes(t.owned_swapped),
         }
     }
 }
 
-/// The rotated table's bit x on its P position (`x63`'s low six bits are 63 - x).
+/// Four lane sets into four registers (written out: see [`four`]).
 #[inline(always)]
+fn lanes4(v: &[[u64; 4]; 4]) -> [__m256i; 4] {
+    [lanes(v[0]), lanes(v[1]), lanes(v[2]), lanes(v[3])]
+}
+
+/// The rotated table's bit x on its P position (`x63`'s low six bits are 63 - x).
+#[target_feature(enable = "avx2,avx512f,avx512vl")]
+#[inline]
 fn look_up(truth: __m256i, x63: __m256i) -> __m256i {
-    // SAFETY: an AVX-512VL instruction, which every caller has (see `RoundFunction::f`).
-    unsafe { _mm256_rolv_epi64(truth, x63) }
+    _mm256_rolv_epi64(truth, x63)
 }
 
 /// `key ? u : v`, bit by bit.
-#[inline(always)]
+#[target_feature(enable = "avx2,avx512f,avx512vl")]
+#[inline]
 fn mux(key: __m256i, u: __m256i, v: __m256i) -> __m256i {
-    // SAFETY: an AVX-512VL instruction, which every caller has (see `RoundFunction::f`).
-    unsafe { _mm256_ternarylogic_epi64::<0xCA>(key, u, v) }
+    _mm256_ternarylogic_epi64::<0xCA>(key, u, v)
+}
+
+/// One group's four lookups merged by the select tree's levels 1 and 2.
+#[target_feature(enable = "avx2,avx512f,avx512vl")]
+#[inline]
+fn group_bits(c: &LanesRotate, g: usize, x63: __m256i) -> __m256i {
+    let t = &c.truth[g];
+    let bits01 = mux(c.level1[g][0], look_up(t[0], x63), look_up(t[1], x63));
+    let bits23 = mux(c.level1[g][1], look_up(t[2], x63), look_up(t[3], x63));
+    mux(c.level2[g], bits01, bits23)
+}
+
+/// f up to the lane reduction's last step, on the windows of groups A (`xa`) and B
+/// (`xb`): each 128-bit half's two lanes ORed (and cleared outside the positions they own,
+/// the AND folded into the OR's `vpternlogq`, 0xF8: A | (B & C)).
+#[target_feature(enable = "avx2,avx512f,avx512vl")]
+#[inline]
+fn halves_or(c: &LanesRotate, xa: __m256i, xb: __m256i) -> __m256i {
+    let o = mux(c.level3, group_bits(c, 0, xa), group_bits(c, 1, xb));
+    let clean = _mm256_and_si256(o, c.owned);
+    let swapped = _mm256_shuffle_epi32::<0x4E>(o);
+    _mm256_ternarylogic_epi64::<0xF8>(clean, swapped, c.owned_swapped)
+}
+
+/// The windows (per lane, rotated right by `window`) of `ak ^ (half | swapped)`: rotates
+/// distribute over XOR and OR, so `ak`'s and `half`'s rotates run before `swapped` is
+/// ready (`vpternlogq` 0x1E is A ^ (B | C)).
+#[target_feature(enable = "avx2,avx512f,avx512vl")]
+#[inline]
+fn windows_of(ak: __m256i, pend: Halves, window: __m256i) -> __m256i {
+    _mm256_ternarylogic_epi64::<0x1E>(
+        _mm256_rorv_epi32(ak, window),
+        _mm256_rorv_epi32(pend.half, window),
+        _mm256_rorv_epi32(pend.swapped, window),
+    )
 }
 
 impl RoundFunction for LanesRotate {
+    type Out = __m256i;
+
     #[inline(always)]
-    unsafe fn f(&self, ra: __m256i, rb: __m256i) -> __m256i {
-        // SAFETY: the caller has AVX2 and AVX-512F/VL (the trait's contract); registers
-        // only.
-        let (xa, xb) = unsafe {
-            (
-                _mm256_rorv_epi32(ra, self.window_a),
-                _mm256_rorv_epi32(rb, self.window_b),
-            )
-        };
-        let (ta, tb) = (&self.truth_a, &self.truth_b);
-        let a01 = mux(self.key_a[0], look_up(ta[0], xa), look_up(ta[1], xa));
-        let a23 = mux(self.key_a[1], look_up(ta[2], xa), look_up(ta[3], xa));
-        let b01 = mux(self.key_b[0], look_up(tb[0], xb), look_up(tb[1], xb));
-        let b23 = mux(self.key_b[1], look_up(tb[2], xb), look_up(tb[3], xb));
-        let a = mux(self.pair_a, a01, a23);
-        let b = mux(self.pair_b, b01, b23);
-        let o = mux(self.group_a, a, b);
-        // The lane reduction, with the clearing AND folded into its first step: the
-        // swapped copy is cleared by the swapped mask in the same `vpternlogq` (0xF8:
-        // A | (B & C)) that ORs it in.
-        // SAFETY: as above.
+    fn zero(&self) -> __m256i {
+        broadcast(0)
+    }
+
+    #[inline(always)]
+    unsafe fn f(&self, aka: __m256i, akb: __m256i, pend: __m256i) -> __m256i {
+        // SAFETY: the caller has AVX2 and AVX-512F/VL (the trait's contract), all these
+        // use.
         unsafe {
-            let clean = _mm256_and_si256(o, self.owned);
-            let swapped = _mm256_shuffle_epi32::<0x4E>(o);
-            let half = _mm256_ternarylogic_epi64::<0xF8>(clean, swapped, self.owned_swapped);
+            let xa = _mm256_rorv_epi32(xor(aka, pend), self.window[0]);
+            let xb = _mm256_rorv_epi32(xor(akb, pend), self.window[1]);
+            let half = halves_or(self, xa, xb);
             _mm256_or_si256(half, _mm256_permute2x128_si256::<0x01>(half, half))
         }
+    }
+
+    #[inline(always)]
+    fn plain(&self, out: __m256i) -> __m256i {
+        out
+    }
+}
+
+/// `rotate256`'s f output one step short of broadcast — each 128-bit half's lanes ORed
+/// (`half`) and the same with the halves swapped (`swapped`) — for one block alone (a
+/// chain): the next round rotates both into its windows and ORs them there, in the same
+/// `vpternlogq` that XORs them into the key-XORed half, so the window rotates run beside
+/// the swap instead of after it (3DES-CBC 71.6-72.8 → 68.4-69.0 c/B on Intel). With blocks
+/// in step the four extra rotates a round cost more than that (3DES ECB at 64 B,
+/// three in step: 41-42 → 49 c/B), so [`crypt_in_step`] keeps the broadcast form.
+#[derive(Clone, Copy)]
+struct Halves {
+    half: __m256i,
+    swapped: __m256i,
+}
+
+/// [`LanesRotate`] with its output as [`Halves`], for one block alone.
+struct ChainRotate(LanesRotate);
+
+impl RoundFunction for ChainRotate {
+    type Out = Halves;
+
+    #[inline(always)]
+    fn zero(&self) -> Halves {
+        Halves {
+            half: broadcast(0),
+            swapped: broadcast(0),
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn f(&self, aka: __m256i, akb: __m256i, pend: Halves) -> Halves {
+        let c = &self.0;
+        // SAFETY: the caller has AVX2 and AVX-512F/VL (the trait's contract), all these
+        // use.
+        unsafe {
+            let xa = windows_of(aka, pend, c.window[0]);
+            let xb = windows_of(akb, pend, c.window[1]);
+            let half = halves_or(c, xa, xb);
+            Halves {
+                half,
+                swapped: _mm256_permute2x128_si256::<0x01>(half, half),
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn plain(&self, out: Halves) -> __m256i {
+        // SAFETY: AVX2, available to every caller (see `lanes`).
+        unsafe { _mm256_or_si256(out.half, out.swapped) }
     }
 }
 
@@ -400,24 +521,24 @@ unsafe fn rounds<const N: usize, F: RoundFunction>(
     c: &F,
 ) -> ([__m256i; N], [__m256i; N]) {
     let (mut a, mut b) = (r, l);
-    let mut pend = [broadcast(0); N];
+    let mut pend = [c.zero(); N];
     for (i, k) in keys.iter().enumerate() {
         let (ka, kb) = round_keys(k);
         for n in 0..N {
             // SAFETY: AVX2, available to every caller (see `lanes`).
             let (aka, akb) = unsafe { (settled(xor(a[n], ka)), settled(xor(a[n], kb))) };
             // SAFETY: the caller's CPU has F's features (this function's contract).
-            let out = unsafe { c.f(xor(aka, pend[n]), xor(akb, pend[n])) };
+            let out = unsafe { c.f(aka, akb, pend[n]) };
             if i % 16 == 15 {
-                b[n] = xor(b[n], out);
+                b[n] = xor(b[n], c.plain(out));
             } else {
-                (a[n], b[n], pend[n]) = (b[n], xor(a[n], pend[n]), out);
+                (a[n], b[n], pend[n]) = (b[n], xor(a[n], c.plain(pend[n])), out);
             }
         }
     }
     // 15 role swaps per stage, an odd number in all: `a` ends as L16, `b` as R16.
     for n in 0..N {
-        a[n] = xor(a[n], pend[n]);
+        a[n] = xor(a[n], c.plain(pend[n]));
     }
     (b, a)
 }
@@ -435,9 +556,8 @@ fn lane0(v: __m256i) -> u64 {
 }
 
 /// Blocks of `blocks` through the rounds of `keys` (IP and FP included), `N` at a time in
-/// step: a lone block's round is latency-bound (~10 of its ~14 cycles on Zen 4 wait on
-/// the previous instruction), so other blocks' instructions fill the gaps. Returns the
-/// blocks left over (fewer than `N`).
+/// step: a lone block's round is latency-bound, so other blocks' instructions fill the
+/// gaps. Returns the blocks left over (fewer than `N`).
 ///
 /// # Safety
 /// The CPU must have `F`'s features.
@@ -520,8 +640,9 @@ pub(crate) unsafe fn rounds_avx2(l: u64, r: u64, keys: &[[u64; 8]]) -> (u64, u64
     (lane0(l), lane0(r))
 }
 
-/// Every block of `blocks` through `shift256`'s rounds, two at a time in step (the
-/// round's ~30 vector operations a block leave room for a second block, not a third).
+/// Every block of `blocks` through `shift256`'s rounds, two at a time in step (~10 of a
+/// lone block's ~14 cycles a round on Zen 4 wait on the previous instruction; the round's
+/// ~30 vector operations leave room for a second block, not a third).
 ///
 /// # Safety
 /// The CPU must have AVX2.
@@ -550,14 +671,20 @@ pub(crate) unsafe fn chain_avx2(
     unsafe { chain(feedback, state, data, keys, &Lanes::new()) }
 }
 
-/// [`rounds_avx2`] with `rotate256`'s round.
+/// Whether every round key word is in [`fold_key`]'s one-copy form.
+fn folded(keys: &[[u64; 8]]) -> bool {
+    keys.iter().flatten().all(|&k| k >> 32 == 0)
+}
+
+/// [`rounds_avx2`] with `rotate256`'s round, on round keys folded by [`fold_key`] (others
+/// give wrong output).
 ///
 /// # Safety
-/// The CPU must have AVX2, AVX-512F and AVX-512VL, and `keys` must be folded
-/// ([`fold_key`]).
+/// The CPU must have AVX2, AVX-512F and AVX-512VL.
 #[target_feature(enable = "avx2,avx512f,avx512vl")]
 pub(crate) unsafe fn rounds_avx512(l: u64, r: u64, keys: &[[u64; 8]]) -> (u64, u64) {
-    let c = LanesRotate::new();
+    debug_assert!(folded(keys), "rotate256 takes folded round keys");
+    let c = ChainRotate(LanesRotate::new());
     // SAFETY: this function's contract gives `LanesRotate` its features.
     let ([l], [r]) = unsafe { rounds([broadcast(l)], [broadcast(r)], keys, &c) };
     (lane0(l), lane0(r))
@@ -572,6 +699,7 @@ pub(crate) unsafe fn rounds_avx512(l: u64, r: u64, keys: &[[u64; 8]]) -> (u64, u
 /// As [`rounds_avx512`].
 #[target_feature(enable = "avx2,avx512f,avx512vl")]
 pub(crate) unsafe fn crypt_avx512(blocks: &mut [u8], keys: &[[u64; 8]]) {
+    debug_assert!(folded(keys), "rotate256 takes folded round keys");
     let c = LanesRotate::new();
     // SAFETY: this function's contract gives `LanesRotate` its features.
     unsafe {
@@ -592,6 +720,60 @@ pub(crate) unsafe fn chain_avx512(
     data: &mut [u8],
     keys: &[[u64; 8]],
 ) {
+    debug_assert!(folded(keys), "rotate256 takes folded round keys");
     // SAFETY: this function's contract gives `LanesRotate` its features.
-    unsafe { chain(feedback, state, data, keys, &LanesRotate::new()) }
+    unsafe {
+        chain(
+            feedback,
+            state,
+            data,
+            keys,
+            &ChainRotate(LanesRotate::new()),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::shift::f64;
+    use super::super::shift_layout::{fold_key, spread, KEY_ORDER};
+    use super::*;
+
+    /// `rotate256`'s round on [`ROTATE`], lane by lane in scalar code (what `vprorvd`,
+    /// `vprolvq`, the selects and the AND do), against the portable f on random halves
+    /// and keys: the tables, the positions and the key fold are checked on any x86 CPU,
+    /// not only where AVX-512 runs the kernel.
+    #[test]
+    fn rotate_tables_give_the_f_function() {
+        let t = &ROTATE;
+        let mux = |key: u64, u: u64, v: u64| (key & u) | (!key & v);
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..2000 {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let r = spread((x >> 32) as u32);
+            // Round key words as `Rounds` stores them: chunk of S-box KEY_ORDER[i],
+            // complemented, at its window.
+            let k: [u64; 8] = core::array::from_fn(|i| {
+                let s = KEY_ORDER[i];
+                ((x >> (6 * i)) & 63) << WINDOW[s]
+            });
+            let mut f = 0u64;
+            for lane in 0..4 {
+                let mut bits = [0u64; 2];
+                for (g, bits) in bits.iter_mut().enumerate() {
+                    let s = g + 2 * lane;
+                    let half = (r ^ fold_key(k[4 * g + lane])) as u32;
+                    let x63 = half.rotate_right(WINDOW[s]) & 63;
+                    let look = |j: usize| t.truth[g][j][lane].rotate_left(x63);
+                    let bits01 = mux(t.level1[g][0][lane], look(0), look(1));
+                    let bits23 = mux(t.level1[g][1][lane], look(2), look(3));
+                    *bits = mux(t.level2[g][lane], bits01, bits23);
+                }
+                f |= mux(t.level3[lane], bits[0], bits[1]) & t.owned[lane];
+            }
+            assert_eq!(f, f64(r, &k) & 0xFFFF_FFFF, "half {r:#x}, keys {k:x?}");
+        }
+    }
 }
