@@ -52,28 +52,18 @@ fn lanes(v: [u64; 4]) -> __m256i {
     unsafe { _mm256_loadu_si256(v.as_ptr().cast()) }
 }
 
-/// `t[s][j]` of group A's (`first` = 0) or group B's (`first` = 1) four S-boxes.
-#[inline(always)]
-fn group(t: &[[u64; 4]; 8], first: usize, j: usize) -> __m256i {
-    lanes([
-        t[first][j],
-        t[first + 2][j],
-        t[first + 4][j],
-        t[first + 6][j],
-    ])
+/// `t[s][j]` per output bit j, as the lanes of group A (`first` = 0: S-boxes 1, 3, 5, 7)
+/// or group B (`first` = 1).
+fn grouped(t: &[[u64; 4]; 8], first: usize) -> [[u64; 4]; 4] {
+    core::array::from_fn(|j| core::array::from_fn(|lane| t[first + 2 * lane][j]))
 }
 
-/// `group` for the four output bits. Written out, not `array::from_fn`: a closure there
+/// Four lane sets into four registers. Written out, not `array::from_fn`: a closure there
 /// is compiled without the caller's target features, and with several codegen units each
 /// load stayed a call.
 #[inline(always)]
-fn four(t: &[[u64; 4]; 8], first: usize) -> [__m256i; 4] {
-    [
-        group(t, first, 0),
-        group(t, first, 1),
-        group(t, first, 2),
-        group(t, first, 3),
-    ]
+fn lanes4(v: &[[u64; 4]; 4]) -> [__m256i; 4] {
+    [lanes(v[0]), lanes(v[1]), lanes(v[2]), lanes(v[3])]
 }
 
 /// Where a group's S-boxes' windows start, per lane.
@@ -104,10 +94,10 @@ impl Lanes {
     #[inline(always)]
     fn new() -> Self {
         Lanes {
-            truth_a: four(&TRUTH, 0),
-            truth_b: four(&TRUTH, 1),
-            place_a: four(&PLACE, 0),
-            place_b: four(&PLACE, 1),
+            truth_a: lanes4(&grouped(&TRUTH, 0)),
+            truth_b: lanes4(&grouped(&TRUTH, 1)),
+            place_a: lanes4(&grouped(&PLACE, 0)),
+            place_b: lanes4(&grouped(&PLACE, 1)),
             window_a: windows(0),
             window_b: windows(1),
             // SAFETY: AVX (set1) is available to every caller (see `lanes`).
@@ -333,12 +323,6 @@ impl LanesRotate {
             owned_swapped: lanes(t.owned_swapped),
         }
     }
-}
-
-/// Four lane sets into four registers (written out: see [`four`]).
-#[inline(always)]
-fn lanes4(v: &[[u64; 4]; 4]) -> [__m256i; 4] {
-    [lanes(v[0]), lanes(v[1]), lanes(v[2]), lanes(v[3])]
 }
 
 /// The rotated table's bit x on its P position (`x63`'s low six bits are 63 - x).
