@@ -352,11 +352,7 @@ pub(super) unsafe fn ctr_aesni(aes: &AesX86, counter: &mut [u8], data: &mut [u8]
     let mut ctr = u128::from_be_bytes(counter[..16].try_into().unwrap());
     let len = data.len();
     let mut groups = data.chunks_exact_mut(128);
-    let group = |x: [__m128i; 8], g: &mut [u8]| match rounds {
-        10 => ctr_group_aesni::<10>(k, x, g),
-        12 => ctr_group_aesni::<12>(k, x, g),
-        _ => ctr_group_aesni::<14>(k, x, g),
-    };
+    let group = |x: [__m128i; 8], g: &mut [u8]| ctr_group_aesni(k, rounds, x, g);
     // The first two groups straight from the counter, so their rounds start before the
     // per-call constants below are built (a short message builds none).
     for g in (&mut groups).take(2) {
@@ -496,16 +492,21 @@ impl OctetBase {
     }
 }
 
-/// One whole group: rounds 1 to NR on eight counter blocks (round key 0 already XORed),
-/// straight-line, then [`last_round_xor`].
+/// One whole group: rounds 1 to `rounds` on eight counter blocks (round key 0 already
+/// XORed), then [`last_round_xor`].
+///
+/// The round count stays a variable, so the rounds stay a loop, round by round across the
+/// eight blocks. With it a constant, the compiler unrolled them and, short of registers
+/// for eight blocks and every round key, reordered them block by block — each block's
+/// rounds a chain of dependent AESENCs, leaving it to the out-of-order window to overlap
+/// them: on Zen 3 AES-256-CTR ran at 0.52 c/B against OpenSSL's 0.35 (AES-NI tier).
 #[target_feature(enable = "aes,sse2")]
 #[inline]
-fn ctr_group_aesni<const NR: usize>(k: &[__m128i; 15], mut x: [__m128i; 8], g: &mut [u8]) {
-    assert!(NR < 15);
-    for kr in &k[1..NR] {
+fn ctr_group_aesni(k: &[__m128i; 15], rounds: usize, mut x: [__m128i; 8], g: &mut [u8]) {
+    for kr in &k[1..rounds] {
         x = x.map(|v| _mm_aesenc_si128(v, *kr));
     }
-    last_round_xor(&x, k[NR], g);
+    last_round_xor(&x, k[rounds], g);
 }
 
 /// The last round on N blocks with the keystream XORed into `blocks` (16N bytes), each
