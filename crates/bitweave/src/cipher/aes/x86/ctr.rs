@@ -127,10 +127,9 @@ pub(super) unsafe fn ctr_vaes256(aes: &AesX86, counter: &mut [u8], data: &mut [u
 /// group ahead of the rounds, in vector registers: the next group's counters wait on two
 /// instructions, not on a chain from the integer registers (and, bswap, movq, unpack,
 /// insert, shuffle) that could only start once this group's rounds had left room for it.
-/// Together with the AND/XOR select of [`GroupCounters::at`] and the data folded into the
-/// last round key: AES-128-CTR at 16 KiB, median of 300 timings 0.170-0.172 TSC c/B
-/// against 0.180-0.191 before, best of 300 unchanged at ~0.16 (AMD Zen 3, four
-/// alternating runs; libgcrypt 0.134-0.137 best in the same runs).
+/// Together with the data folded into the last round key: AES-128-CTR at 16 KiB, median
+/// of 300 timings 0.170-0.177 TSC c/B against 0.180-0.191 before, best of 300 unchanged
+/// at ~0.16 (AMD Zen 3, alternating runs; libgcrypt 0.133-0.137 best in the same runs).
 #[target_feature(enable = "aes,sse2,avx2,vaes")]
 unsafe fn ctr_groups_vaes256(k: &[__m256i; 15], rounds: usize, ctr: u128, head: &mut [u8]) {
     let len = head.len();
@@ -147,7 +146,7 @@ unsafe fn ctr_groups_vaes256(k: &[__m256i; 15], rounds: usize, ctr: u128, head: 
     }
 }
 
-/// The counter blocks of whole 16-block groups at three bitwise operations per register.
+/// The counter blocks of whole 16-block groups at two vector operations per register.
 /// A group starting at counter `c = B + a` (B a multiple of 16, `a = c mod 16`) holds
 /// blocks `B + a + i`, i < 16: each is `B` or `B + 16` (whichever its `a + i` reaches)
 /// with `(a + i) mod 16` in its low nibble, where B's is zero, so an XOR puts it there.
@@ -187,17 +186,15 @@ impl GroupCounters {
     }
 
     /// The group whose blocks lie in the sixteens starting at `lower` and `upper` (the
-    /// next one), XORed with round key 0. The select is AND and XOR, not `vpblendvb`: on
-    /// Zen 3 the blend issues only to the two pipes that run the AES rounds (a C model of
-    /// this loop: 0.134 against 0.140 c/B), where AND and XOR issue to all four.
+    /// next one), XORed with round key 0. (AND/XOR instead of the blend: no difference
+    /// on Zen 3 within the noise, slower on Zen 4; see the README.)
     #[target_feature(enable = "avx2")]
     #[inline]
     fn at(&self, lower: &HexBase, upper: &HexBase) -> [__m256i; 8] {
-        let diff = _mm256_xor_si256(lower.be, upper.be);
         core::array::from_fn(|r| {
             _mm256_xor_si256(
-                _mm256_xor_si256(lower.be, self.low[r]),
-                _mm256_and_si256(diff, self.upper[r]),
+                _mm256_blendv_epi8(lower.be, upper.be, self.upper[r]),
+                self.low[r],
             )
         })
     }
