@@ -79,4 +79,4 @@ fn g_latency(x: V, c: &Consts) -> V {
     g(x, c)
 }
 
-seed_core!("avx2,aes,vaes", GROUPS_256);
+seed_core!("avx2,aes,vaes", GROUPS_VAES256);
