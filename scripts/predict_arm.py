@@ -2,7 +2,8 @@
 """Predicted ARM64 speed of bitweave's ARM kernels, from the compiled code: never measured.
 
 For each kernel, the innermost loop of the aarch64 binary's function that holds the most
-AES instructions (one batch group, or one block of a chain) is disassembled and given to
+AES instructions (one batch group, or one block of a chain; for bitsliced DES, two rounds
+marked by their round-key loads) is disassembled and given to
 llvm-mca with LLVM's scheduling model of a core (Neoverse N1, V1, V2: the models encode
 Arm's Software Optimization Guides). Printed per kernel and core: llvm-mca's cycles per
 iteration as core cycles per byte, its throughput bound for the same instructions (the
@@ -21,9 +22,10 @@ SUFFIX = sys.argv[2] if len(sys.argv) > 2 else ""
 CORES = ["neoverse-n1", "neoverse-v1", "neoverse-v2"]
 ITERATIONS = 300
 
-# (label, symbol fragment, AES mnemonic that marks the loop, AES ops per 16-byte block:
+# (label, symbol fragment, mnemonic that marks the loop, its count per 16-byte block:
 #  "nr" for AES's round count, or a number; whether iterations depend on each other; the
-#  loop's exact count of that mnemonic where several instances share the symbol, else 0)
+#  loop's exact count of that mnemonic where several instances share the symbol, else 0;
+#  optionally the key-size label, else AES's from the round count or "128")
 KERNELS = [
     ("aes ecb enc", "3aes3arm5crypt", "aese", "nr", False, 0),
     ("aes ecb dec", "3aes3arm5crypt", "aesd", "nr", False, 0),
@@ -35,6 +37,13 @@ KERNELS = [
     # each AESE, so 48 G per block / 4 = 12 AESE per 16 bytes.
     ("seed ecb/ctr/decryption (8 blocks in lanes)", "4seed3arm14rounds_in_step", "aese", 12, False, 6),
     ("seed cbc/cfb/ofb enc chain", "4seed3arm5chain", "aese", 48, True, 0),
+    # Bitsliced DES, two rounds per loop iteration. NEON (`sliced128`, 128 blocks): each
+    # round broadcasts its 48 round-key masks with `ld1r`, so 96 mark the loop, and a
+    # 16-byte pair of blocks is 2/128 of a batch's 16 x 48 = 768 of them: 12. The portable
+    # `sliced64` (u64 lanes, 64 blocks) for comparison: its S-box circuits lower to 45 `orn`
+    # a round, 90 a loop, 720 a batch, 22.5 per 16 bytes. Single DES; 3DES is 3x the c/B.
+    ("des ecb/ctr/cbc-dec, sliced128 (NEON)", "5slice3arm10neon_inner", "ld1r", 12, False, 96, "56"),
+    ("des ecb/ctr/cbc-dec, sliced64 (u64)", "5slice5width10run_kernel", "orn", 22.5, False, 90, "56"),
 ]
 BRANCH = re.compile(r"(b\.\w+|b|cbnz|cbz|tbnz|tbz)\s")
 
@@ -108,7 +117,7 @@ def main():
     print("| kernel | key | core | cycles/iteration | bytes/iteration | predicted c/B | bound c/B | share of bound |")
     print("|---|---|---|---|---|---|---|---|")
     found = 0
-    for label, fragment, mnemonic, per_block, serial, exact in KERNELS:
+    for label, fragment, mnemonic, per_block, serial, exact, *key_label in KERNELS:
         rows = []
         for sym in (s for s in syms if fragment in s):
             ins = disassemble(sym)
@@ -121,8 +130,14 @@ def main():
                 continue
             text = "".join(t + "\n" for a, t in ins if lo <= a <= hi and not BRANCH.match(t))
             rows.append((nr or 0, nbytes, text))
+        seen = set()
         for nr, nbytes, text in sorted(rows):
-            key = {10: "128", 12: "192", 14: "256"}.get(nr, "128")
+            # Several instances of one kernel (encryption and decryption of the bitsliced
+            # DES, say) compile to the same loop: one row per key size and batch.
+            if (nr, nbytes) in seen:
+                continue
+            seen.add((nr, nbytes))
+            key = key_label[0] if key_label else {10: "128", 12: "192", 14: "256"}.get(nr, "128")
             for core in CORES:
                 per_iter, bound = mca(text, core)
                 share = f"{100 * bound / per_iter:.0f} %"

@@ -65,21 +65,25 @@ RUSTFLAGS="-D warnings" cargo build --release --target "$target" -p bitweave -p 
 echo "=== aarch64: library tests under qemu-aarch64 -cpu max (1,000 differential cases each; the 17 MiB thread-split test skipped) ==="
 BITWEAVE_DIFF_CASES=1000 RUSTFLAGS="-D warnings" cargo test --release --target "$target" \
   -p bitweave -- --skip large_interleaved_inputs_are_independent_of_thread_count
-# Without the crypto extension the defaults are the portable backends (AES on `sliced64`):
+# Without the crypto extension the defaults are NEON's bitsliced `sliced128` for AES (and
+# DES, as everywhere on ARM64), and without NEON the portable backends (AES on `sliced64`):
 # the shared vectors and a smaller differential run check them as the defaults.
-echo "=== aarch64: vectors and 200 differential cases each under BITWEAVE_CPU=portable ==="
-BITWEAVE_CPU=portable BITWEAVE_DIFF_CASES=200 RUSTFLAGS="-D warnings" cargo test --release \
-  --target "$target" -p bitweave --test vectors --test openssl_diff
+for tier in neon portable; do
+  echo "=== aarch64: vectors and 200 differential cases each under BITWEAVE_CPU=$tier ==="
+  BITWEAVE_CPU=$tier BITWEAVE_DIFF_CASES=200 RUSTFLAGS="-D warnings" cargo test --release \
+    --target "$target" -p bitweave --test vectors --test openssl_diff
+done
 
 echo "=== aarch64: the CLI under qemu, against the host's openssl ==="
 bin="target/$target/release/bitweave"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 # Each tier reports itself and picks its AES default: `armv8` with the crypto extension,
-# the bitsliced `sliced64` without it.
+# the NEON bitsliced `sliced128` without it, the portable `sliced64` without NEON.
 for tier in crypto neon portable; do
   BITWEAVE_CPU=$tier run "$bin" list >"$dir/list"
   want=sliced64
+  [ "$tier" = neon ] && want=sliced128
   [ "$tier" = crypto ] && want=armv8
   grep -q "^CPU tier: $tier" "$dir/list" && grep -q "aes-128=$want" "$dir/list" || {
     echo "aarch64: under BITWEAVE_CPU=$tier, bitweave list did not report tier $tier with AES on $want" >&2
@@ -100,7 +104,7 @@ while read -r suite key iv; do
   [ "$iv" = - ] || { ours_iv=(--iv "$iv"); theirs_iv=(-iv "$iv"); }
   openssl enc -provider legacy -provider default "-$suite" -K "$key" "${theirs_iv[@]}" \
     -in "$dir/plain" -out "$dir/theirs"
-  for tier in crypto portable; do
+  for tier in crypto neon portable; do
     BITWEAVE_CPU=$tier run "$bin" enc -c "$suite" -K "$key" "${ours_iv[@]}" -i "$dir/plain" -o "$dir/ours"
     cmp -s "$dir/ours" "$dir/theirs" || {
       echo "aarch64: bitweave enc -c $suite (BITWEAVE_CPU=$tier) differs from openssl enc" >&2
@@ -112,7 +116,7 @@ while read -r suite key iv; do
       exit 1
     }
   done
-  echo "aarch64 CLI: $suite enc = openssl enc, dec round trip ok (tiers crypto and portable)"
+  echo "aarch64 CLI: $suite enc = openssl enc, dec round trip ok (tiers crypto, neon and portable)"
 done <<EOF
 aes-128-ctr $k16 $k16
 aes-128-ecb $k16 -

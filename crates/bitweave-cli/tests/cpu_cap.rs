@@ -120,6 +120,14 @@ fn every_reachable_tier_selects_its_own_backends() {
                 ("seed", "vaes256", "aesni"),
             ],
             "avx512" => &[("des", "sliced512", "rotate256")],
+            "neon" => &[
+                ("aes-128", "sliced128", "sliced64"),
+                ("des-ede3", "sliced128", "shift64"),
+            ],
+            "crypto" => &[
+                ("aes-128", "armv8", "armv8"),
+                ("des-ede3", "sliced128", "shift64"),
+            ],
             _ => &[],
         };
         for &(cipher, b, s) in want {

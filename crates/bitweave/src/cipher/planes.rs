@@ -265,7 +265,7 @@ pub(crate) trait PlaneKeys: Clone + Send + Sync + Zeroize {
     fn cipher(&self, decrypt: bool) -> Self::Cipher<'_>;
 }
 
-/// A bitsliced backend at one lane width (`sliced64/256/512`), for any cipher with
+/// A bitsliced backend at one lane width (`sliced64/128/256/512`), for any cipher with
 /// [`PlaneKeys`]: ECB batches, interleaved chains and CBC/CFB decryption rows all run this
 /// module's kernels, so AES and DES differ only in their keys and circuits.
 #[derive(Clone, Zeroize, ZeroizeOnDrop)]

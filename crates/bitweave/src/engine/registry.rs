@@ -145,43 +145,57 @@ fn des_serial(v: &mut Vec<BackendInfo>) {
     }
 }
 
-/// The bitsliced backends (`sliced64/256/512`, constant-time): for the DES family above
-/// `soft` so they are the default; for AES above `soft` but below AES-NI/VAES, so they are
-/// the constant-time default where the AES instructions are missing.
+/// The bitsliced backends (`sliced64/128/256/512`, constant-time): for the DES family above
+/// `soft` so they are the default; for AES above `soft` but below AES-NI/VAES/ARMv8, so
+/// they are the constant-time default where the AES instructions are missing.
+/// `sliced128` (NEON) is registered on ARM64 only, as the x86 widths are on x86 only in
+/// effect (their features never appear elsewhere).
 fn sliced(v: &mut Vec<BackendInfo>) {
     use crate::slice::Width;
+    const WIDTHS: [Width; 4] = [Width::W64, Width::W128, Width::W256, Width::W512];
     fn des_build<const W: u8>(key: &[u8]) -> Arc<dyn ModeKernels> {
-        let w = [Width::W64, Width::W256, Width::W512][W as usize];
+        let w = WIDTHS[W as usize];
         Arc::new(des::sliced::DesSliced::new(key, w).expect("registry checked availability"))
     }
-    let widths: [(Width, u32, Build); 3] = [
-        (Width::W64, 30, des_build::<0>),
-        (Width::W256, 35, des_build::<1>),
-        (Width::W512, 40, des_build::<2>),
-    ];
     fn aes_build<const W: u8>(key: &[u8]) -> Arc<dyn ModeKernels> {
-        let w = [Width::W64, Width::W256, Width::W512][W as usize];
+        let w = WIDTHS[W as usize];
         Arc::new(aes::sliced::AesSliced::new(key, w).expect("registry checked availability"))
     }
-    let aes_widths: [(Width, u32, Build); 3] = [
-        (Width::W64, 20, aes_build::<0>),
-        (Width::W256, 25, aes_build::<1>),
-        (Width::W512, 30, aes_build::<2>),
+    #[cfg_attr(not(target_arch = "aarch64"), allow(unused_mut))]
+    let mut widths: Vec<(Width, u32, Build)> = vec![
+        (Width::W64, 30, des_build::<0>),
+        (Width::W256, 35, des_build::<2>),
+        (Width::W512, 40, des_build::<3>),
     ];
+    #[cfg_attr(not(target_arch = "aarch64"), allow(unused_mut))]
+    let mut aes_widths: Vec<(Width, u32, Build)> = vec![
+        (Width::W64, 20, aes_build::<0>),
+        (Width::W256, 25, aes_build::<2>),
+        (Width::W512, 30, aes_build::<3>),
+    ];
+    #[cfg(target_arch = "aarch64")]
+    {
+        widths.insert(1, (Width::W128, 33, des_build::<1>));
+        aes_widths.insert(1, (Width::W128, 23, aes_build::<1>));
+    }
     let kinds = [
-        (CipherKind::Des, widths),
-        (CipherKind::DesEde, widths),
-        (CipherKind::DesEde3, widths),
-        (CipherKind::Aes128, aes_widths),
-        (CipherKind::Aes192, aes_widths),
-        (CipherKind::Aes256, aes_widths),
+        (CipherKind::Des, &widths),
+        (CipherKind::DesEde, &widths),
+        (CipherKind::DesEde3, &widths),
+        (CipherKind::Aes128, &aes_widths),
+        (CipherKind::Aes192, &aes_widths),
+        (CipherKind::Aes256, &aes_widths),
     ];
     for (kind, ws) in kinds {
-        for (w, priority, build) in ws {
+        for &(w, priority, build) in ws {
             // For DES the single-block `shift` backends serve serial work; for AES the
             // bitsliced backends are the constant-time choice without AES instructions.
+            // One serial block costs a whole batch: NEON's 128 lanes are predicted at
+            // 1.4-2.1x `sliced64`'s speed per byte, so a batch of 128 costs as much or
+            // more than one of 64 (README, ARM64), and serial AES keeps `sliced64`.
             let serial_priority = match kind {
                 CipherKind::Des | CipherKind::DesEde | CipherKind::DesEde3 => 1,
+                _ if w == Width::W128 => priority - 4,
                 _ => priority,
             };
             v.push(BackendInfo {

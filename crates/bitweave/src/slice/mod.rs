@@ -18,8 +18,8 @@
 //! - [`Lanes`]: `Logic` plus what data movement needs — per-64-bit-word shifts for the
 //!   transposition, and loads/stores of whole blocks.
 //!
-//! Implementations: `u64` (64 lanes, portable, [`portable`]), `x86::Avx2` (256 lanes) and
-//! `x86::Avx512` (512 lanes), and [`trace::Trace`], which records every operation as a
+//! Implementations: `u64` (64 lanes, portable, [`portable`]), `arm::Neon` (128 lanes,
+//! ARM64), `x86::Avx2` (256 lanes) and `x86::Avx512` (512 lanes), and [`trace::Trace`], which records every operation as a
 //! [`trace::Gate`] so the *same* generic circuit code yields a gate list that an interpreter,
 //! a gate counter or the MX-1 cycle model can execute ([`trace::Circuit`]). That is the one
 //! place the circuits live: generic Rust functions over `Logic`, instantiated with real
@@ -36,9 +36,11 @@
 //!
 //! Here: the two traits. Beside them: `ternary` (3-input operations lowered to 2-input
 //! ones), `transpose` (blocks ↔ planes), `width` (register widths and running work at
-//! one), and the lane types `portable`, `x86`, `trace`.
+//! one), and the lane types `portable`, `arm`, `x86`, `trace`.
 #![deny(unsafe_code)]
 
+#[cfg(target_arch = "aarch64")]
+pub mod arm;
 pub mod portable;
 pub mod synth;
 mod ternary;

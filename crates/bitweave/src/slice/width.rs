@@ -1,6 +1,8 @@
 //! Register widths: which lane type a batch runs on, and running width-generic work at
 //! one of them.
 
+#[cfg(target_arch = "aarch64")]
+use super::arm;
 #[cfg(target_arch = "x86_64")]
 use super::x86;
 use super::Lanes;
@@ -18,12 +20,14 @@ pub trait Kernel {
 pub fn run_kernel<K: Kernel>(w: Width, k: &mut K) {
     match w {
         Width::W64 => k.run::<u64>(),
+        #[cfg(target_arch = "aarch64")]
+        Width::W128 => arm::run_neon(k),
         #[cfg(target_arch = "x86_64")]
         Width::W256 => x86::run_avx2(k),
         #[cfg(target_arch = "x86_64")]
         Width::W512 => x86::run_avx512(k),
-        #[cfg(not(target_arch = "x86_64"))]
-        _ => panic!("{} needs x86-64", w.backend_name()),
+        #[allow(unreachable_patterns)]
+        _ => panic!("{} cannot run on this architecture", w.backend_name()),
     }
 }
 
@@ -72,6 +76,8 @@ pub(crate) fn for_each_batch(
 pub enum Width {
     /// Portable `u64`: 64 lanes.
     W64,
+    /// ARM64 NEON: 128 lanes.
+    W128,
     /// AVX2: 256 lanes.
     W256,
     /// AVX-512: 512 lanes.
@@ -83,11 +89,13 @@ impl Width {
     pub fn available(self) -> bool {
         match self {
             Width::W64 => true,
+            #[cfg(target_arch = "aarch64")]
+            Width::W128 => arm::has_neon(),
             #[cfg(target_arch = "x86_64")]
             Width::W256 => x86::has_avx2(),
             #[cfg(target_arch = "x86_64")]
             Width::W512 => x86::has_avx512(),
-            #[cfg(not(target_arch = "x86_64"))]
+            #[allow(unreachable_patterns)]
             _ => false,
         }
     }
@@ -96,6 +104,7 @@ impl Width {
     pub fn lanes(self) -> usize {
         match self {
             Width::W64 => 64,
+            Width::W128 => 128,
             Width::W256 => 256,
             Width::W512 => 512,
         }
@@ -105,6 +114,7 @@ impl Width {
     pub fn backend_name(self) -> &'static str {
         match self {
             Width::W64 => "sliced64",
+            Width::W128 => "sliced128",
             Width::W256 => "sliced256",
             Width::W512 => "sliced512",
         }
@@ -114,6 +124,7 @@ impl Width {
     pub fn features(self) -> &'static [crate::cpu::Feature] {
         match self {
             Width::W64 => &[],
+            Width::W128 => &[crate::cpu::Feature::Neon],
             Width::W256 => &[crate::cpu::Feature::Avx2],
             Width::W512 => &[crate::cpu::Feature::Avx512f],
         }
