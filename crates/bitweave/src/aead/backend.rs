@@ -64,9 +64,9 @@ impl PiBackend {
                 "the designers' reference structure, block by block: the cross-check, never a default"
             }
             PiBackend::Portable => {
-                "scalar π, one state at a time, rounds written out: 5.9-7.7 / 11.9 / 24.5 c/B for \
-                 π64 / π32 / π16 at 16 KiB (Zen 3; the word-sliced lane kernel it replaced ran \
-                 13.4 / 31 / 86); default without AVX2"
+                "the whole-step kernel on plain words, two blocks per batch, and the scalar π for \
+                 serial steps: 4.8-6.7 / 9.8-11.9 / 22-26 c/B for π64 / π32 / π16 at 16 KiB \
+                 (Zen 3; block by block 8.0 / 16.0 / 28.3 in the same runs); default without AVX2"
             }
             PiBackend::Avx2 => {
                 "whole-step kernel (4 / 8 / 16 blocks per ymm batch) on a message's runs, ymm \
@@ -184,20 +184,24 @@ pub(super) fn run_fast(
     }
 }
 
-/// The whole-step kernels for runs of one message's blocks (AVX2 and AVX-512), widest
-/// first.
+/// The whole-step kernels for runs of one message's blocks, widest first: AVX-512's and
+/// AVX2's, or for `portable` the same kernel on plain words, one block at a time.
 #[cfg(target_arch = "x86_64")]
 fn blocks_for<W: pi::x86::WideWord>(b: PiBackend) -> WholeSteps<W> {
     match b {
         PiBackend::Avx512 => [Some(W::AVX512), Some(W::AVX2)],
         PiBackend::Avx2 => [Some(W::AVX2), None],
-        _ => [None, None],
+        PiBackend::Portable => pi::scalar::portable::<W>(),
+        PiBackend::Reference => [None, None],
     }
 }
 
 #[cfg(not(target_arch = "x86_64"))]
-fn blocks_for<W: Word>(_: PiBackend) -> WholeSteps<W> {
-    [None, None]
+fn blocks_for<W: pi::wide::Offsets>(b: PiBackend) -> WholeSteps<W> {
+    match b {
+        PiBackend::Portable => pi::scalar::portable::<W>(),
+        _ => [None, None],
+    }
 }
 
 /// Lanes per kernel call: `L2` for AVX2 and AVX-512 (one 256-bit register per word); the
@@ -205,8 +209,8 @@ fn blocks_for<W: Word>(_: PiBackend) -> WholeSteps<W> {
 /// (twice the lanes) was built and measured for AVX-512 and dropped: on Zen 4, 64-byte
 /// messages, it was no faster than the ymm one with 4-16 messages per call (π16 16
 /// messages 189-193 MB/s against 184-197; π32 8 messages 157-160 against 171-173) and
-/// slower for a single message (its wider batches leave more steps on the scalar π). `blocks` (the
-/// whole-step kernels of the AVX2 and AVX-512 backends) has no use off x86-64.
+/// slower for a single message (its wider batches leave more steps on the scalar π).
+/// `blocks` are the backend's whole-step kernels ([`blocks_for`]).
 #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
 fn run_word<W: Word, const L2: usize>(
     b: PiBackend,
@@ -215,15 +219,14 @@ fn run_word<W: Word, const L2: usize>(
     jobs: &[Job<'_>],
     outs: &mut [Out<'_>],
 ) {
-    use pi::lanes::pi_portable;
-    match b {
-        #[cfg(target_arch = "x86_64")]
-        PiBackend::Avx2 | PiBackend::Avx512 => {
-            engine::run::<W, L2>(pi::x86::pi_avx2::<W, L2>, blocks, decrypt, jobs, outs)
-        }
-        // One lane: below the wide threshold, so every π is the scalar `pi_single`.
-        _ => engine::run::<W, 1>(pi_portable::<W, 1>, [None, None], decrypt, jobs, outs),
+    #[cfg(target_arch = "x86_64")]
+    if matches!(b, PiBackend::Avx2 | PiBackend::Avx512) {
+        return engine::run::<W, L2>(pi::x86::pi_avx2::<W, L2>, blocks, decrypt, jobs, outs);
     }
+    // One lane: a message's full blocks on the scalar whole-step kernel, every other π (the
+    // initial one, AD and SMN folds, a partial last block) below the wide threshold, so on
+    // the scalar `pi_single`.
+    engine::run::<W, 1>(pi::lanes::pi_portable::<W, 1>, blocks, decrypt, jobs, outs)
 }
 
 /// The incremental API's π for serial steps and its bulk path, for a backend.
@@ -240,7 +243,9 @@ pub(super) fn stream_fns<W: pi::x86::WideWord>(
 }
 
 #[cfg(not(target_arch = "x86_64"))]
-pub(super) fn stream_fns<W: Word>(b: PiBackend) -> (fn(&mut [W; 16]), pi::stream::Steps<W>) {
+pub(super) fn stream_fns<W: pi::wide::Offsets>(
+    b: PiBackend,
+) -> (fn(&mut [W; 16]), pi::stream::Steps<W>) {
     match b {
         PiBackend::Reference => (pi::reference::pi::<W>, steps_ref::<W>),
         _ => (pi::lanes::pi_single::<W>, steps_portable::<W>),
@@ -268,17 +273,26 @@ fn steps_ref<W: Word>(m: u8, c: &[W; 16], ctr: u64, d: &[u8], o: &mut [u8], t: &
     )
 }
 
-/// The portable bulk path: the scalar π block by block. The word-sliced lane kernel,
+/// The portable bulk path: a message's full blocks on the whole-step kernel on plain
+/// words ([`pi::scalar`], two blocks per batch), the rest on the scalar π. Before it, the
+/// scalar π ran block by block; and before that the word-sliced lane kernel,
 /// compiled for the baseline (SSE2 on x86-64), came out as scalar code with most words
 /// spilled: measured on AMD Zen 3 (2026-11-26, 16 KiB, one message) 13.4 / 31 / 86 c/B for
 /// π64 / π32 / π16 against 8.0 / 16.8 / 35 for the scalar π (5.9 / 11.9 / 24.5 since its
-/// rounds are written out, [`pi::lanes`]); two states interleaved as
-/// scalars (more ILP, more spills) measured no better. On ARM64 (31 registers, native
-/// rotates) the scalar π fits the register file better still.
-fn steps_portable<W: Word>(m: u8, c: &[W; 16], ctr: u64, d: &[u8], o: &mut [u8], t: &mut [W; 8]) {
+/// rounds are written out, [`pi::lanes`]); two plain scalar π states interleaved (more ILP,
+/// more spills) measured no better, while two blocks on the whole-step kernel, which does
+/// a third fewer μ/ν halves, measured at least as fast as one (figures in [`pi::scalar`]).
+fn steps_portable<W: pi::wide::Offsets>(
+    m: u8,
+    c: &[W; 16],
+    ctr: u64,
+    d: &[u8],
+    o: &mut [u8],
+    t: &mut [W; 8],
+) {
     lanes_steps::<W, 1>(
         pi::lanes::pi_portable::<W, 1>,
-        [None, None],
+        pi::scalar::portable::<W>(),
         m,
         c,
         ctr,

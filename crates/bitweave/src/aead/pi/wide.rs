@@ -3,7 +3,8 @@
 //! vector registers, written once over a vector ISA ([`Kernel`]) and compiled for AVX-512
 //! (`avx512`, zmm) and AVX2 (`avx2`, ymm). One register holds one state word of
 //! `bits / w` blocks (π64: 8 blocks in a zmm, 4 in a ymm; π32: 16 and 8; π16: 32 and 16),
-//! so no lane is wasted whatever the word size.
+//! so no lane is wasted whatever the word size. The same kernel on plain words, two blocks
+//! per batch, is the `portable` backend's (`scalar`).
 //!
 //! Exact savings over the plain π, all algebra (PI-CIPHER.md §3):
 //! - **ν reuse.** A state chunk is only ever read through ν (E1's `*` takes it as right
@@ -48,6 +49,8 @@ macro_rules! unroll {
         [a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p]
     }};
 }
+// The x86 ISAs (`avx2`, `avx512`) use it for their own register shuffles.
+#[cfg(target_arch = "x86_64")]
 pub(super) use unroll;
 
 /// A vector register type and its word-size-independent operations.
@@ -402,6 +405,7 @@ pub unsafe fn blocks<I: Kernel<W>, W: Offsets, const MODE: u8>(
     }
 }
 
+#[cfg(target_arch = "x86_64")]
 /// An ISA's safe entry, `run_blocks`: [`blocks`] compiled with the ISA's target features
 /// (one instance per word size and mode) behind the check that this CPU has them
 /// (`available()` in the invoking module). Selection never hands out a kernel the CPU
@@ -454,6 +458,7 @@ macro_rules! entry {
         }
     };
 }
+#[cfg(target_arch = "x86_64")]
 pub(super) use entry;
 
 #[inline(always)]
@@ -483,5 +488,82 @@ unsafe fn hsum<I: Kernel<W>, W: Word>(v: I::V) -> W {
         let mut b = [0u8; 64];
         I::store(b.as_mut_ptr(), v);
         (0..I::L).fold(W::default(), |a, l| a.add(W::load_le(&b[l * W::BYTES..])))
+    }
+}
+
+/// Checks a whole-step kernel (`run`, batch width `width` blocks) against the same steps
+/// one block at a time with the scalar π, on counters whose low limbs (and higher ones)
+/// wrap inside a batch, in every mode.
+#[cfg(test)]
+pub(super) fn check_kernel<W: Word>(name: &str, (run, width): (super::engine::Blocks<W>, usize)) {
+    tests::check(name, run, width)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::engine::{Blocks, ABSORB, DECRYPT, ENCRYPT};
+    use super::super::lanes::pi_single;
+    use super::super::layout::{inject, rate_bytes, store_words, RATE_WORDS};
+    use super::*;
+
+    /// The same steps one block at a time with the scalar π.
+    fn scalar<W: Word>(mode: u8, cis: &[W; 16], ctr: u64, data: &[u8], out: &mut [u8]) -> [W; 8] {
+        let rb = rate_bytes::<W>();
+        let mut tag = [W::default(); 8];
+        for (b, blk) in data.chunks(rb).enumerate() {
+            let mut s = *cis;
+            inject(&mut s, ctr.wrapping_add(b as u64));
+            pi_single(&mut s);
+            for (k, &i) in RATE_WORDS.iter().enumerate() {
+                let d = W::load_le(&blk[k * W::BYTES..]);
+                let o = s[i].xor(d);
+                if mode != ABSORB {
+                    o.store_le(&mut out[b * rb + k * W::BYTES..]);
+                }
+                s[i] = if mode == DECRYPT { d } else { o };
+            }
+            pi_single(&mut s);
+            for (k, &i) in RATE_WORDS.iter().enumerate() {
+                tag[k] = tag[k].add(s[i]);
+            }
+        }
+        tag
+    }
+
+    /// A kernel (`run`, batch width `width` blocks) against the scalar steps, on counters
+    /// whose low limbs (and higher ones) wrap inside a batch.
+    pub(super) fn check<W: Word>(name: &str, run: Blocks<W>, width: usize) {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let ctrs = [
+            0,
+            0xFFF0,
+            0xFFFF_FFF5,
+            0x0000_FFFF_FFFF_FFF9,
+            0xFFFF_FFFF_FFFF_FFF0,
+            next(),
+        ];
+        let batch = width * rate_bytes::<W>();
+        for ctr in ctrs {
+            for mode in [ABSORB, ENCRYPT, DECRYPT] {
+                let cis: [W; 16] = core::array::from_fn(|_| W::limb(next(), 0));
+                let data: Vec<u8> = (0..3 * batch).map(|_| next() as u8).collect();
+                let (mut got, mut want) = (vec![0u8; data.len()], vec![0u8; data.len()]);
+                let mut tag = [W::default(); 8];
+                run(mode, &cis, ctr, &data, &mut got, &mut tag);
+                let want_tag = scalar(mode, &cis, ctr, &data, &mut want);
+                let what = format!("{name} w{} mode {mode} ctr {ctr:#x}", 8 * W::BYTES);
+                assert_eq!(got, want, "{what}");
+                let (mut a, mut b) = ([0u8; 64], [0u8; 64]);
+                store_words(&tag, &mut a[..rate_bytes::<W>()]);
+                store_words(&want_tag, &mut b[..rate_bytes::<W>()]);
+                assert_eq!(a, b, "tag {what}");
+            }
+        }
     }
 }

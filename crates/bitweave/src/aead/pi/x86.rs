@@ -74,72 +74,9 @@ fn same<W: Word, T: Word, const L: usize, const M: usize>(
 
 #[cfg(test)]
 mod tests {
-    use super::super::lanes::pi_single;
-    use super::super::layout::{inject, rate_bytes, store_words, RATE_WORDS};
+    use super::super::wide::check_kernel as check;
     use super::super::{avx2, avx512};
     use super::*;
-    use crate::aead::pi::engine::{ABSORB, DECRYPT, ENCRYPT};
-
-    /// The same steps one block at a time with the scalar π.
-    fn scalar<W: Word>(mode: u8, cis: &[W; 16], ctr: u64, data: &[u8], out: &mut [u8]) -> [W; 8] {
-        let rb = rate_bytes::<W>();
-        let mut tag = [W::default(); 8];
-        for (b, blk) in data.chunks(rb).enumerate() {
-            let mut s = *cis;
-            inject(&mut s, ctr.wrapping_add(b as u64));
-            pi_single(&mut s);
-            for (k, &i) in RATE_WORDS.iter().enumerate() {
-                let d = W::load_le(&blk[k * W::BYTES..]);
-                let o = s[i].xor(d);
-                if mode != ABSORB {
-                    o.store_le(&mut out[b * rb + k * W::BYTES..]);
-                }
-                s[i] = if mode == DECRYPT { d } else { o };
-            }
-            pi_single(&mut s);
-            for (k, &i) in RATE_WORDS.iter().enumerate() {
-                tag[k] = tag[k].add(s[i]);
-            }
-        }
-        tag
-    }
-
-    /// A kernel (`run`, batch width `width` blocks) against the scalar steps, on counters
-    /// whose low limbs (and higher ones) wrap inside a batch.
-    fn check<W: Word>(name: &str, (run, width): (Blocks<W>, usize)) {
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
-        let ctrs = [
-            0,
-            0xFFF0,
-            0xFFFF_FFF5,
-            0x0000_FFFF_FFFF_FFF9,
-            0xFFFF_FFFF_FFFF_FFF0,
-            next(),
-        ];
-        let batch = width * rate_bytes::<W>();
-        for ctr in ctrs {
-            for mode in [ABSORB, ENCRYPT, DECRYPT] {
-                let cis: [W; 16] = core::array::from_fn(|_| W::limb(next(), 0));
-                let data: Vec<u8> = (0..3 * batch).map(|_| next() as u8).collect();
-                let (mut got, mut want) = (vec![0u8; data.len()], vec![0u8; data.len()]);
-                let mut tag = [W::default(); 8];
-                run(mode, &cis, ctr, &data, &mut got, &mut tag);
-                let want_tag = scalar(mode, &cis, ctr, &data, &mut want);
-                let what = format!("{name} w{} mode {mode} ctr {ctr:#x}", 8 * W::BYTES);
-                assert_eq!(got, want, "{what}");
-                let (mut a, mut b) = ([0u8; 64], [0u8; 64]);
-                store_words(&tag, &mut a[..rate_bytes::<W>()]);
-                store_words(&want_tag, &mut b[..rate_bytes::<W>()]);
-                assert_eq!(a, b, "tag {what}");
-            }
-        }
-    }
 
     fn check_all<W: WideWord>() {
         if avx2::available() {
