@@ -23,7 +23,8 @@ CORES = ["neoverse-n1", "neoverse-v1", "neoverse-v2"]
 ITERATIONS = 300
 
 # (label, symbol fragment, mnemonic that marks the loop, its count per 16-byte block:
-#  "nr" for AES's round count, or a number; whether iterations depend on each other; the
+#  "nr" for AES's round count, a number, or ("bytes", B, T): the loop covers B bytes and
+#  each loop nested in it runs T times; whether iterations depend on each other; the
 #  loop's exact count of that mnemonic where several instances share the symbol, else 0;
 #  optionally the key-size label, else AES's from the round count or "128")
 KERNELS = [
@@ -44,6 +45,18 @@ KERNELS = [
     # a round, 90 a loop, 720 a batch, 22.5 per 16 bytes. Single DES; 3DES is 3x the c/B.
     ("des ecb/ctr/cbc-dec, sliced128 (NEON)", "5slice3arm10neon_inner", "ld1r", 12, False, 96, "56"),
     ("des ecb/ctr/cbc-dec, sliced64 (u64)", "5slice5width10run_kernel", "orn", 22.5, False, 90, "56"),
+    # π-Cipher's whole-step kernel, one 128-byte batch per iteration (π64 2 blocks, π32 4,
+    # π16 8 on NEON; the portable one on plain words, 2 blocks), both π of each block and
+    # their three rounds: each π's round loop is nested in the batch loop and runs three
+    # times, the third leaving mid-body. Marked by the rotates' second halves (`usra` on
+    # NEON, `ror` on words), 8 μ/ν halves of 4 words a round; exact counts pick the
+    # two-block instances of the portable kernel. Encryption, decryption and AD absorption
+    # compile to the same loop but for the data's XOR: one row each size.
+    ("π64 blocks, neon", "2pi4neon10run_blocks", r"usra\s+v\d+\.2d,", ("bytes", 256, 3), False, 0, "-"),
+    ("π32 blocks, neon", "2pi4neon10run_blocks", r"usra\s+v\d+\.4s,", ("bytes", 256, 3), False, 0, "-"),
+    ("π16 blocks, neon", "2pi4neon10run_blocks", r"usra\s+v\d+\.8h,", ("bytes", 256, 3), False, 0, "-"),
+    ("π64 blocks, portable (2 per batch)", "2pi6scalar10run_blocks", r"ror\s+x\d+,", ("bytes", 128, 3), False, 142, "-"),
+    ("π32 blocks, portable (2 per batch)", "2pi6scalar10run_blocks", r"ror\s+w\d+,", ("bytes", 64, 3), False, 144, "-"),
 ]
 BRANCH = re.compile(r"(b\.\w+|b|cbnz|cbz|tbnz|tbz)\s")
 
@@ -93,12 +106,45 @@ def busiest_loop(ins, mnemonic, exact=0):
 def bytes_and_rounds(count, per_block):
     """Bytes one loop iteration covers (16 per block; a loop over rounds covers part of
     one), and AES's round count where the kernel is AES."""
+    if isinstance(per_block, tuple):
+        return per_block[1], None
     if per_block != "nr":
         return 16 * count / per_block, None
     for nr in (10, 12, 14):
         if count % nr == 0 and count // nr in (1, 2, 4, 8):
             return 16 * count // nr, nr
     return None, None
+
+
+def loop_text(ins, lo, hi, trips):
+    """The instructions of the loop [lo, hi] without branches, each loop nested in it
+    written out `trips` times: the last time only up to its exit (the first forward
+    branch past its end)."""
+    inner = {}
+    for addr, text in ins:
+        m = re.match(r"(?:b\.\w+|b|cbnz|cbz|tbnz|tbz)\s+(?:\w+,\s*)*(?:#\d+,\s*)?0x([0-9a-f]+)", text)
+        if m and lo < int(m.group(1), 16) < addr < hi:
+            inner[int(m.group(1), 16)] = addr
+    out, skip_to = [], -1
+    for addr, text in ins:
+        if not lo <= addr <= hi or addr <= skip_to:
+            continue
+        if trips and addr in inner:
+            end = inner[addr]
+            body = [(a, t) for a, t in ins if addr <= a <= end]
+            exit_at = next(
+                (a for a, t in body if BRANCH.match(t) and (m := re.search(r"0x([0-9a-f]+)", t))
+                 and int(m.group(1), 16) > end),
+                end,
+            )
+            for trip in range(trips):
+                last = trip == trips - 1
+                out += [t for a, t in body if (not last or a <= exit_at) and not BRANCH.match(t)]
+            skip_to = end
+            continue
+        if not BRANCH.match(text):
+            out.append(text)
+    return "".join(t + "\n" for t in out)
 
 
 def mca(text, core):
@@ -128,7 +174,8 @@ def main():
             nbytes, nr = bytes_and_rounds(count, per_block)
             if not nbytes:
                 continue
-            text = "".join(t + "\n" for a, t in ins if lo <= a <= hi and not BRANCH.match(t))
+            trips = per_block[2] if isinstance(per_block, tuple) else 0
+            text = loop_text(ins, lo, hi, trips)
             rows.append((nr or 0, nbytes, text))
         seen = set()
         for nr, nbytes, text in sorted(rows):

@@ -57,6 +57,8 @@ run() { timeout 120 qemu-aarch64 -cpu max "$@"; }
 
 echo "=== aarch64: cross build (warnings are errors) ==="
 RUSTFLAGS="-D warnings" cargo build --release --target "$target" -p bitweave -p bitweave-cli
+# The ARM build's own docs (x86-only modules are absent there, so their links would dangle).
+RUSTDOCFLAGS="-D warnings" cargo doc --target "$target" -p bitweave --no-deps --document-private-items
 
 # The library's tests, release build (debug code under emulation is ~10x slower). Reduced
 # on purpose, and said here: the OpenSSL differential runs 1,000 random cases per cipher,
@@ -66,12 +68,13 @@ echo "=== aarch64: library tests under qemu-aarch64 -cpu max (1,000 differential
 BITWEAVE_DIFF_CASES=1000 RUSTFLAGS="-D warnings" cargo test --release --target "$target" \
   -p bitweave -- --skip large_interleaved_inputs_are_independent_of_thread_count
 # Without the crypto extension the defaults are NEON's bitsliced `sliced128` for AES (and
-# DES, as everywhere on ARM64), and without NEON the portable backends (AES on `sliced64`):
-# the shared vectors and a smaller differential run check them as the defaults.
+# DES, as everywhere on ARM64), and without NEON the portable backends (AES on `sliced64`,
+# π-Cipher on plain words): the shared vectors, π-Cipher's and a smaller differential run
+# check them as the defaults.
 for tier in neon portable; do
-  echo "=== aarch64: vectors and 200 differential cases each under BITWEAVE_CPU=$tier ==="
+  echo "=== aarch64: vectors, π-Cipher and 200 differential cases each under BITWEAVE_CPU=$tier ==="
   BITWEAVE_CPU=$tier BITWEAVE_DIFF_CASES=200 RUSTFLAGS="-D warnings" cargo test --release \
-    --target "$target" -p bitweave --test vectors --test openssl_diff
+    --target "$target" -p bitweave --test vectors --test openssl_diff --test pi_cipher
 done
 
 echo "=== aarch64: the CLI under qemu, against the host's openssl ==="
@@ -89,7 +92,14 @@ for tier in crypto neon portable; do
     echo "aarch64: under BITWEAVE_CPU=$tier, bitweave list did not report tier $tier with AES on $want" >&2
     exit 1
   }
-  echo "aarch64 CLI: BITWEAVE_CPU=$tier reports tier $tier, AES on $want"
+  # π-Cipher: NEON's whole-step and lane kernels wherever NEON is allowed.
+  pi=neon
+  [ "$tier" = portable ] && pi=portable
+  grep -q "^AEAD backends: .*(default $pi)" "$dir/list" || {
+    echo "aarch64: under BITWEAVE_CPU=$tier, bitweave list did not report π-Cipher on $pi" >&2
+    exit 1
+  }
+  echo "aarch64 CLI: BITWEAVE_CPU=$tier reports tier $tier, AES on $want, π-Cipher on $pi"
 done
 BITWEAVE_CPU=avx2 run "$bin" list >/dev/null 2>&1 && {
   echo "aarch64: BITWEAVE_CPU=avx2 (an x86 tier) was not refused" >&2

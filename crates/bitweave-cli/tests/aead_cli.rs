@@ -135,7 +135,7 @@ fn pipes_and_every_backend() {
         .find(|l| l.starts_with("AEAD backends:"))
         .expect("list shows the AEAD backends");
     let mut ran = 0;
-    for b in ["ref", "portable", "avx2", "avx512"] {
+    for b in ["ref", "portable", "avx2", "avx512", "neon"] {
         let available = line.contains(b) && !line.contains(&format!("{b} (not on this CPU)"));
         if !available {
             eprintln!("skipped (CPU lacks the backend): {b}");

@@ -1,5 +1,6 @@
 //! Which π-Cipher engine runs a call, and the dispatch to it: the reference, the portable
-//! scalar π, and the AVX2/AVX-512 whole-step and lane kernels, by message shape.
+//! whole-step kernel on plain words, and the AVX2/AVX-512 and NEON whole-step and lane
+//! kernels, by message shape.
 
 use super::pi::engine::{self, Job, Out, WholeSteps};
 use super::pi::word::Word;
@@ -13,7 +14,8 @@ use crate::error::{Error, Result};
 pub enum PiBackend {
     /// The plain reference, one block at a time.
     Reference,
-    /// The lane engine, vectorised for the build's baseline only.
+    /// The whole-step kernel on plain words for a message's full blocks, the scalar π for
+    /// the rest: no SIMD.
     Portable,
     /// The lane engine with AVX2 (4×64, 8×32 or 16×16-bit lanes).
     Avx2,
@@ -22,14 +24,18 @@ pub enum PiBackend {
     /// one compiled for AVX-512) ran 256-768 B messages 1.5-2.5× slower than AVX2's and
     /// many messages no faster (AMD Zen 4, 2026-11-26).
     Avx512,
+    /// ARM64's NEON (2×64, 4×32 or 8×16-bit lanes): the whole-step and lane kernels of
+    /// AVX2 on 128-bit registers.
+    Neon,
 }
 
 impl PiBackend {
-    pub const ALL: [PiBackend; 4] = [
+    pub const ALL: [PiBackend; 5] = [
         PiBackend::Reference,
         PiBackend::Portable,
         PiBackend::Avx2,
         PiBackend::Avx512,
+        PiBackend::Neon,
     ];
 
     /// The name for `--backend` and `bitweave list`.
@@ -39,6 +45,7 @@ impl PiBackend {
             PiBackend::Portable => "portable",
             PiBackend::Avx2 => "avx2",
             PiBackend::Avx512 => "avx512",
+            PiBackend::Neon => "neon",
         }
     }
 
@@ -53,6 +60,7 @@ impl PiBackend {
                 Feature::Avx512vl,
                 Feature::Avx512vbmi2,
             ],
+            PiBackend::Neon => &[Feature::Neon],
         }
     }
 
@@ -78,6 +86,13 @@ impl PiBackend {
                  16 KiB 1.40-1.58 c/B against 1.97-2.11 on avx2 (Zen 4, 2026-11-27); a zmm lane \
                  kernel measured no faster on short messages; default with AVX-512"
             }
+            PiBackend::Neon => {
+                "the whole-step kernel on NEON register pairs (4 / 8 / 16 blocks per batch), \
+                 the lane kernel on single registers: predicted (llvm-mca, Neoverse N1 / V1 / \
+                 V2) 4.6 / 2.5 / 2.5 core c/B for every variant's blocks against portable's \
+                 4.5 / 3.4 / 2.2 (π64) and 9.0 / 6.7 / 4.5 (π32); tested under qemu, never \
+                 measured; default on ARM64"
+            }
         }
     }
 
@@ -94,7 +109,9 @@ impl PiBackend {
             PiBackend::Avx2 => pi::x86::has_avx2(),
             #[cfg(target_arch = "x86_64")]
             PiBackend::Avx512 => pi::x86::has_avx512(),
-            #[cfg(not(target_arch = "x86_64"))]
+            #[cfg(target_arch = "aarch64")]
+            PiBackend::Neon => pi::neon::available(),
+            #[allow(unreachable_patterns)]
             _ => false,
         }
     }
@@ -105,12 +122,13 @@ impl PiBackend {
             (PiBackend::Reference, _) => 1,
             (PiBackend::Portable, _) => 1,
             (PiBackend::Avx2 | PiBackend::Avx512, w) => 256 / w,
+            (PiBackend::Neon, w) => 128 / w,
         }
     }
 
     /// The fastest backend this CPU runs.
     pub fn best() -> PiBackend {
-        [PiBackend::Avx512, PiBackend::Avx2]
+        [PiBackend::Avx512, PiBackend::Avx2, PiBackend::Neon]
             .into_iter()
             .find(|b| b.available())
             .unwrap_or(PiBackend::Portable)
@@ -178,11 +196,18 @@ pub(super) fn run_fast(
     outs: &mut [Out<'_>],
 ) {
     match v.word_bits() {
-        16 => run_word::<u16, 16>(b, blocks_for(b), decrypt, jobs, outs),
-        32 => run_word::<u32, 8>(b, blocks_for(b), decrypt, jobs, outs),
-        _ => run_word::<u64, 4>(b, blocks_for(b), decrypt, jobs, outs),
+        16 => run_word::<u16, { LANE_BITS / 16 }>(b, blocks_for(b), decrypt, jobs, outs),
+        32 => run_word::<u32, { LANE_BITS / 32 }>(b, blocks_for(b), decrypt, jobs, outs),
+        _ => run_word::<u64, { LANE_BITS / 64 }>(b, blocks_for(b), decrypt, jobs, outs),
     }
 }
+
+/// Bits of one lane-kernel register: a ymm on x86-64, a NEON register on ARM64.
+const LANE_BITS: usize = if cfg!(target_arch = "aarch64") {
+    128
+} else {
+    256
+};
 
 /// The whole-step kernels for runs of one message's blocks, widest first: AVX-512's and
 /// AVX2's, or for `portable` the same kernel on plain words, one block at a time.
@@ -192,11 +217,20 @@ fn blocks_for<W: pi::x86::WideWord>(b: PiBackend) -> WholeSteps<W> {
         PiBackend::Avx512 => [Some(W::AVX512), Some(W::AVX2)],
         PiBackend::Avx2 => [Some(W::AVX2), None],
         PiBackend::Portable => pi::scalar::portable::<W>(),
-        PiBackend::Reference => [None, None],
+        PiBackend::Reference | PiBackend::Neon => [None, None],
     }
 }
 
-#[cfg(not(target_arch = "x86_64"))]
+#[cfg(target_arch = "aarch64")]
+fn blocks_for<W: pi::neon::NeonWord>(b: PiBackend) -> WholeSteps<W> {
+    match b {
+        PiBackend::Neon => [Some(W::NEON), None],
+        PiBackend::Portable => pi::scalar::portable::<W>(),
+        _ => [None, None],
+    }
+}
+
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
 fn blocks_for<W: pi::wide::Offsets>(b: PiBackend) -> WholeSteps<W> {
     match b {
         PiBackend::Portable => pi::scalar::portable::<W>(),
@@ -204,14 +238,18 @@ fn blocks_for<W: pi::wide::Offsets>(b: PiBackend) -> WholeSteps<W> {
     }
 }
 
-/// Lanes per kernel call: `L2` for AVX2 and AVX-512 (one 256-bit register per word); the
+/// Lanes per kernel call: `L2` for AVX2, AVX-512 and NEON (one lane-kernel register per
+/// word, [`LANE_BITS`]); the
 /// portable backend runs one state at a time (see [`steps_portable`]). A zmm lane kernel
 /// (twice the lanes) was built and measured for AVX-512 and dropped: on Zen 4, 64-byte
 /// messages, it was no faster than the ymm one with 4-16 messages per call (π16 16
 /// messages 189-193 MB/s against 184-197; π32 8 messages 157-160 against 171-173) and
 /// slower for a single message (its wider batches leave more steps on the scalar π).
 /// `blocks` are the backend's whole-step kernels ([`blocks_for`]).
-#[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
+#[cfg_attr(
+    not(any(target_arch = "x86_64", target_arch = "aarch64")),
+    allow(unused_variables)
+)]
 fn run_word<W: Word, const L2: usize>(
     b: PiBackend,
     blocks: WholeSteps<W>,
@@ -222,6 +260,10 @@ fn run_word<W: Word, const L2: usize>(
     #[cfg(target_arch = "x86_64")]
     if matches!(b, PiBackend::Avx2 | PiBackend::Avx512) {
         return engine::run::<W, L2>(pi::x86::pi_avx2::<W, L2>, blocks, decrypt, jobs, outs);
+    }
+    #[cfg(target_arch = "aarch64")]
+    if b == PiBackend::Neon {
+        return engine::run::<W, L2>(pi::neon::pi_neon::<W, L2>, blocks, decrypt, jobs, outs);
     }
     // One lane: a message's full blocks on the scalar whole-step kernel, every other π (the
     // initial one, AD and SMN folds, a partial last block) below the wide threshold, so on
@@ -239,10 +281,23 @@ pub(super) fn stream_fns<W: pi::x86::WideWord>(
         PiBackend::Portable => (pi::lanes::pi_single::<W>, steps_portable::<W>),
         PiBackend::Avx2 => (pi::lanes::pi_single::<W>, steps_vector::<W, false>),
         PiBackend::Avx512 => (pi::lanes::pi_single::<W>, steps_vector::<W, true>),
+        // Never selected on x86-64 (`available` is false there).
+        PiBackend::Neon => (pi::lanes::pi_single::<W>, steps_portable::<W>),
     }
 }
 
-#[cfg(not(target_arch = "x86_64"))]
+#[cfg(target_arch = "aarch64")]
+pub(super) fn stream_fns<W: pi::neon::NeonWord>(
+    b: PiBackend,
+) -> (fn(&mut [W; 16]), pi::stream::Steps<W>) {
+    match b {
+        PiBackend::Reference => (pi::reference::pi::<W>, steps_ref::<W>),
+        PiBackend::Neon => (pi::lanes::pi_single::<W>, steps_neon::<W>),
+        _ => (pi::lanes::pi_single::<W>, steps_portable::<W>),
+    }
+}
+
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
 pub(super) fn stream_fns<W: pi::wide::Offsets>(
     b: PiBackend,
 ) -> (fn(&mut [W; 16]), pi::stream::Steps<W>) {
@@ -252,8 +307,8 @@ pub(super) fn stream_fns<W: pi::wide::Offsets>(
     }
 }
 
-/// Lanes of the AVX2 and AVX-512 lane kernels: one 256- or 512-bit register per word.
-#[cfg(target_arch = "x86_64")]
+/// Lanes of a lane kernel: one register of `bits` per word.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 const fn lanes_of<W: Word>(bits: usize) -> usize {
     bits / (8 * W::BYTES)
 }
@@ -324,6 +379,26 @@ fn steps_vector<W: pi::x86::WideWord, const AVX512: bool>(
         16 => lanes_steps::<W, 16>(pi_avx2::<W, 16>, blocks, m, c, ctr, d, o, t),
         8 => lanes_steps::<W, 8>(pi_avx2::<W, 8>, blocks, m, c, ctr, d, o, t),
         _ => lanes_steps::<W, 4>(pi_avx2::<W, 4>, blocks, m, c, ctr, d, o, t),
+    }
+}
+
+/// The NEON bulk path: the whole-step kernel does the batches, the tail under one batch
+/// goes through the NEON lane kernel.
+#[cfg(target_arch = "aarch64")]
+fn steps_neon<W: pi::neon::NeonWord>(
+    m: u8,
+    c: &[W; 16],
+    ctr: u64,
+    d: &[u8],
+    o: &mut [u8],
+    t: &mut [W; 8],
+) {
+    let blocks = blocks_for::<W>(PiBackend::Neon);
+    use pi::neon::pi_neon;
+    match lanes_of::<W>(128) {
+        8 => lanes_steps::<W, 8>(pi_neon::<W, 8>, blocks, m, c, ctr, d, o, t),
+        4 => lanes_steps::<W, 4>(pi_neon::<W, 4>, blocks, m, c, ctr, d, o, t),
+        _ => lanes_steps::<W, 2>(pi_neon::<W, 2>, blocks, m, c, ctr, d, o, t),
     }
 }
 

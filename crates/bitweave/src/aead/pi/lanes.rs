@@ -229,6 +229,23 @@ pub fn pi_portable<W: Word, const L: usize>(s: &mut Soa<W, L>) {
     pi_lanes(s)
 }
 
+/// `s` as `Soa<T, M>` when that is its type: how a generic caller hands its states to a
+/// SIMD lane kernel written for one word size and register width.
+#[allow(unsafe_code)]
+pub fn soa_as<W: Word, T: Word, const L: usize, const M: usize>(
+    s: &mut Soa<W, L>,
+) -> Option<&mut Soa<T, M>> {
+    let same = core::any::TypeId::of::<W>() == core::any::TypeId::of::<T>() && L == M;
+    // SAFETY: W is T and L is M, so the two types are one type.
+    same.then(|| unsafe { &mut *(s as *mut Soa<W, L>).cast::<Soa<T, M>>() })
+}
+
+/// Checks a lane kernel against the reference π on `L` random states.
+#[cfg(test)]
+pub(super) fn check_lane_kernel<W: Word, const L: usize>(name: &str, kernel: fn(&mut Soa<W, L>)) {
+    tests::check_kernel(name, kernel)
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::reference;
@@ -249,6 +266,10 @@ mod tests {
     }
 
     fn check<W: Word, const L: usize>() {
+        check_kernel::<W, L>("portable", pi_portable::<W, L>);
+    }
+
+    pub(super) fn check_kernel<W: Word, const L: usize>(name: &str, kernel: fn(&mut Soa<W, L>)) {
         let input = states::<W>(L, 0x5eed + L as u64);
         let mut soa: Soa<W, L> = [[W::default(); L]; STATE_WORDS];
         for (l, st) in input.iter().enumerate() {
@@ -256,12 +277,17 @@ mod tests {
                 soa[i][l] = st[i];
             }
         }
-        pi_portable(&mut soa);
+        kernel(&mut soa);
         for (l, st) in input.iter().enumerate() {
             let mut want = *st;
             reference::pi(&mut want);
             let got: [W; STATE_WORDS] = core::array::from_fn(|i| soa[i][l]);
-            assert_eq!(got, want, "lane {l} of {L}");
+            assert_eq!(
+                got,
+                want,
+                "{name} lane kernel: lane {l} of {L}, {} bits",
+                8 * W::BYTES
+            );
             let mut one = *st;
             pi_single(&mut one);
             assert_eq!(one, want);

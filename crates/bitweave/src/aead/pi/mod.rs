@@ -1,8 +1,8 @@
 //! π-Cipher v2, generic over the word size. `word` holds the per-size constants, `layout`
 //! the byte/state conventions, `reference` the plain implementation, `lanes` the
 //! word-sliced π, `engine` the multi-buffer scheduler, `x86` the SIMD builds of the lane
-//! kernel, `wide` the whole-step kernel for runs of blocks (instances `avx2`, `avx512` and
-//! `scalar`, the portable one) and `stream` the incremental sponge.
+//! kernel, `wide` the whole-step kernel for runs of blocks (instances `avx2`, `avx512`,
+//! `neon` on ARM64 and `scalar`, the portable one) and `stream` the incremental sponge.
 #![deny(unsafe_code)]
 
 #[cfg(target_arch = "x86_64")]
@@ -12,6 +12,8 @@ pub mod avx512;
 pub mod engine;
 pub mod lanes;
 pub mod layout;
+#[cfg(target_arch = "aarch64")]
+pub mod neon;
 pub mod reference;
 pub mod scalar;
 pub mod stream;

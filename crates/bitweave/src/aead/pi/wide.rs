@@ -90,6 +90,112 @@ pub trait Kernel<W: Word>: Isa {
     unsafe fn counters(base: u64, idx: Self::V) -> [Self::V; 4];
 }
 
+/// Two registers of `I` as one: twice the blocks per batch, two independent dependency
+/// chains through every π for the CPU to overlap. Where one register holds few lanes
+/// (NEON: 2-8) a single batch leaves the vector units waiting on latency; the pair keeps
+/// them busy. Memory order: the first `I::L` blocks of the batch, then the next `I::L`.
+pub struct Twice<I>(core::marker::PhantomData<I>);
+
+// SAFETY (for every method): each is `I`'s operation on both halves, under `I`'s contract;
+// `load`/`store` touch `2 * I::BYTES` bytes, the `BYTES` the contract vouches for.
+impl<I: Isa> Isa for Twice<I> {
+    type V = [I::V; 2];
+    const BYTES: usize = 2 * I::BYTES;
+    #[inline(always)]
+    unsafe fn zero() -> Self::V {
+        // SAFETY: as above.
+        unsafe { [I::zero(), I::zero()] }
+    }
+    #[inline(always)]
+    unsafe fn xor(a: Self::V, b: Self::V) -> Self::V {
+        // SAFETY: as above.
+        unsafe { [I::xor(a[0], b[0]), I::xor(a[1], b[1])] }
+    }
+    #[inline(always)]
+    unsafe fn xor3(a: Self::V, b: Self::V, c: Self::V) -> Self::V {
+        // SAFETY: as above.
+        unsafe { [I::xor3(a[0], b[0], c[0]), I::xor3(a[1], b[1], c[1])] }
+    }
+    #[inline(always)]
+    unsafe fn load(p: *const u8) -> Self::V {
+        // SAFETY: as above.
+        unsafe { [I::load(p), I::load(p.add(I::BYTES))] }
+    }
+    #[inline(always)]
+    unsafe fn store(p: *mut u8, v: Self::V) {
+        // SAFETY: as above.
+        unsafe {
+            I::store(p, v[0]);
+            I::store(p.add(I::BYTES), v[1]);
+        }
+    }
+}
+
+impl<W: Word, I: Kernel<W>> Kernel<W> for Twice<I> {
+    const L: usize = 2 * I::L;
+    #[inline(always)]
+    unsafe fn splat(w: W) -> Self::V {
+        // SAFETY: as for `Isa` above.
+        unsafe { [I::splat(w); 2] }
+    }
+    #[inline(always)]
+    unsafe fn add(a: Self::V, b: Self::V) -> Self::V {
+        // SAFETY: as for `Isa` above.
+        unsafe { [I::add(a[0], b[0]), I::add(a[1], b[1])] }
+    }
+    #[inline(always)]
+    unsafe fn rot_mu(s: [Self::V; 4]) -> [Self::V; 4] {
+        // SAFETY: as for `Isa` above.
+        let (a, b) = unsafe {
+            (
+                I::rot_mu(unroll!(4, k => s[k][0])),
+                I::rot_mu(unroll!(4, k => s[k][1])),
+            )
+        };
+        unroll!(4, k => [a[k], b[k]])
+    }
+    #[inline(always)]
+    unsafe fn rot_nu(s: [Self::V; 4]) -> [Self::V; 4] {
+        // SAFETY: as for `Isa` above.
+        let (a, b) = unsafe {
+            (
+                I::rot_nu(unroll!(4, k => s[k][0])),
+                I::rot_nu(unroll!(4, k => s[k][1])),
+            )
+        };
+        unroll!(4, k => [a[k], b[k]])
+    }
+    /// Registers 0-3 hold the first `I::L` blocks (as 8 registers of `I`), 4-7 the rest.
+    #[inline(always)]
+    unsafe fn to_sliced(r: [Self::V; 8]) -> [Self::V; 8] {
+        // SAFETY: as for `Isa` above.
+        unsafe {
+            let a = I::to_sliced(unroll!(8, i => r[i / 2][i % 2]));
+            let b = I::to_sliced(unroll!(8, i => r[4 + i / 2][i % 2]));
+            unroll!(8, j => [a[j], b[j]])
+        }
+    }
+    #[inline(always)]
+    unsafe fn from_sliced(v: [Self::V; 8]) -> [Self::V; 8] {
+        // SAFETY: as for `Isa` above.
+        unsafe {
+            let a = I::from_sliced(unroll!(8, j => v[j][0]));
+            let b = I::from_sliced(unroll!(8, j => v[j][1]));
+            let both = [a, b];
+            unroll!(8, i => [both[i / 4][2 * (i % 4)], both[i / 4][2 * (i % 4) + 1]])
+        }
+    }
+    /// Each half's lanes carry their own block numbers in `idx`.
+    #[inline(always)]
+    unsafe fn counters(base: u64, idx: Self::V) -> [Self::V; 4] {
+        // SAFETY: as for `Isa` above.
+        unsafe {
+            let (a, b) = (I::counters(base, idx[0]), I::counters(base, idx[1]));
+            unroll!(4, i => [a[i], b[i]])
+        }
+    }
+}
+
 /// The scalar arithmetic the constant offsets need.
 pub trait Offsets: Word {
     /// Multiplicative inverse of 3 mod 2^w.

@@ -11,7 +11,7 @@
 #![allow(unsafe_code)]
 
 use super::engine::Blocks;
-use super::lanes::Soa;
+use super::lanes::{soa_as, Soa};
 use super::wide::{Kernel, Offsets};
 use super::word::Word;
 
@@ -52,28 +52,20 @@ wide_word!(u16, u32, u64);
 /// hands this kernel out in that case).
 pub fn pi_avx2<W: Word, const L: usize>(s: &mut Soa<W, L>) {
     // The word type picks the instance (the kernel's register lanes depend on it).
-    if let Some(s) = same::<W, u64, L, 4>(s) {
+    if let Some(s) = soa_as::<W, u64, L, 4>(s) {
         super::avx2::pi_rows(s)
-    } else if let Some(s) = same::<W, u32, L, 8>(s) {
+    } else if let Some(s) = soa_as::<W, u32, L, 8>(s) {
         super::avx2::pi_rows(s)
-    } else if let Some(s) = same::<W, u16, L, 16>(s) {
+    } else if let Some(s) = soa_as::<W, u16, L, 16>(s) {
         super::avx2::pi_rows(s)
     } else {
         unreachable!("the AVX2 lane kernel takes one ymm register per state word")
     }
 }
 
-/// `s` as `Soa<T, M>` when that is its type.
-fn same<W: Word, T: Word, const L: usize, const M: usize>(
-    s: &mut Soa<W, L>,
-) -> Option<&mut Soa<T, M>> {
-    let same = core::any::TypeId::of::<W>() == core::any::TypeId::of::<T>() && L == M;
-    // SAFETY: W is T and L is M, so the two types are one type.
-    same.then(|| unsafe { &mut *(s as *mut Soa<W, L>).cast::<Soa<T, M>>() })
-}
-
 #[cfg(test)]
 mod tests {
+    use super::super::lanes::check_lane_kernel;
     use super::super::wide::check_kernel as check;
     use super::super::{avx2, avx512};
     use super::*;
@@ -89,6 +81,17 @@ mod tests {
         } else {
             eprintln!("skipped: π whole-step kernel on avx512 (CPU lacks AVX-512 F/BW/VL/VBMI2)");
         }
+    }
+
+    #[test]
+    fn avx2_lanes_equal_the_reference() {
+        if !avx2::available() {
+            eprintln!("skipped: π lane kernel on avx2 (CPU lacks AVX2)");
+            return;
+        }
+        check_lane_kernel::<u16, 16>("avx2", pi_avx2::<u16, 16>);
+        check_lane_kernel::<u32, 8>("avx2", pi_avx2::<u32, 8>);
+        check_lane_kernel::<u64, 4>("avx2", pi_avx2::<u64, 4>);
     }
 
     #[test]

@@ -1,8 +1,8 @@
 //! SEED one block at a time, for serial work — one CBC/CFB/OFB encryption chain, CFB8,
 //! CFB1, a message of a few blocks — with the S-boxes on a CPU instruction: AESENCLAST
-//! ([`super::aesni`]) or GF2P8AFFINEINVQB ([`super::gfni`]).
+//! (`aesni`, x86-64) or GF2P8AFFINEINVQB (`gfni`, x86-64).
 //!
-//! The batch kernels ([`super::x86`]) spread 8 or 16 blocks over a register's 32-bit
+//! The batch kernels (`seed::x86`) spread 8 or 16 blocks over a register's 32-bit
 //! lanes; a chain has one block, and its 48 G functions run strictly one after another,
 //! so here latency is everything. Each of the four Feistel words is held **broadcast** to
 //! the four 32-bit lanes of an xmm register, and every step of G keeps that form (the
