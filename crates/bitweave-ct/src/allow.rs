@@ -23,7 +23,7 @@ pub struct Site {
 }
 
 /// Every allowed decision.
-pub const SITES: [Site; 2] = [
+pub const SITES: [Site; 3] = [
     Site {
         file: "crates/bitweave/src/mode/padding.rs",
         marker: "if bad == 0 {",
@@ -33,6 +33,11 @@ pub const SITES: [Site; 2] = [
         file: "crates/bitweave/src/aead/front.rs",
         marker: "if tags_equal(&s.tag, tag) {",
         why: "the π-Cipher tag verdict: a forgery is reported to the caller",
+    },
+    Site {
+        file: "crates/bitweave/src/aead/gcm/mod.rs",
+        marker: "if tags_equal(&expected, tag) {",
+        why: "the AES-GCM tag verdict: a forgery is reported to the caller",
     },
 ];
 

@@ -8,6 +8,7 @@
 //! they round-trip. The one public decision inside a call — the PKCS#7 verdict, the
 //! π-Cipher tag verdict — is allowed at its own source line (see [`crate::allow`]).
 
+use bitweave::aead::gcm::{AesGcm, GhashBackend};
 use bitweave::aead::{tags_equal, PiCipher, PiVariant};
 use bitweave::hazmat::registry;
 use bitweave::mode::padding;
@@ -25,6 +26,8 @@ pub enum Kind {
     Block(CipherKind, &'static str),
     /// π-Cipher on a named backend: encrypt, decrypt, forged-tag decrypt, `tags_equal`.
     Pi(PiVariant, &'static str),
+    /// AES-256-GCM on a named GHASH backend: encrypt, decrypt, forged-tag decrypt.
+    Gcm(GhashBackend),
     /// A deliberately leaky function: memcheck must report it.
     Leak(&'static str),
 }
@@ -32,7 +35,7 @@ pub enum Kind {
 /// One ctgrind target.
 #[derive(Clone, Debug)]
 pub struct Target {
-    /// `cipher/backend`, `pi-variant/backend` or `leak/what`.
+    /// `cipher/backend`, `pi-variant/backend`, `aes-256-gcm/ghash-backend` or `leak/what`.
     pub name: String,
     pub kind: Kind,
 }
@@ -61,6 +64,12 @@ pub fn targets() -> Vec<Target> {
                 kind: Kind::Pi(var, b.name()),
             });
         }
+    }
+    for b in GhashBackend::ALL {
+        v.push(Target {
+            name: format!("aes-256-gcm/ghash-{}", b.name()),
+            kind: Kind::Gcm(b),
+        });
     }
     for l in LEAKS {
         v.push(Target {
@@ -95,6 +104,13 @@ pub fn runnable(t: &Target) -> Result<(), String> {
                     Err(b.needs())
                 }
             }),
+        Kind::Gcm(b) => {
+            if b.available() {
+                Ok(())
+            } else {
+                Err("pclmulqdq".into())
+            }
+        }
         Kind::Leak(_) => Ok(()),
     }
 }
@@ -105,6 +121,7 @@ pub fn run(t: &Target, rng: &mut StdRng) -> Result<(), String> {
     match t.kind {
         Kind::Block(kind, backend) => run_block(kind, backend, rng),
         Kind::Pi(var, backend) => run_pi(var, backend, rng),
+        Kind::Gcm(backend) => run_gcm(backend, rng),
         Kind::Leak(what) => run_leak(what, rng),
     }
 }
@@ -278,6 +295,37 @@ fn run_pi(var: PiVariant, backend: &str, rng: &mut StdRng) -> Result<(), String>
     let eq_diff = vg::declassify_value(tags_equal(&t1, &t2));
     if !eq_same || eq_diff {
         return Err("tags_equal: wrong verdict".into());
+    }
+    Ok(())
+}
+
+fn run_gcm(backend: GhashBackend, rng: &mut StdRng) -> Result<(), String> {
+    let key = secret(rng, 32)?;
+    let gcm = AesGcm::with_ghash(&key, backend).map_err(lib)?;
+    let nonce: [u8; 12] = secret(rng, 12)?.try_into().expect("12 bytes");
+    // Two aggregated groups of eight blocks, single blocks and a partial one, in the AAD
+    // and the text.
+    let aad = secret(rng, 16 * 19 + 3)?;
+    let msg = secret(rng, 16 * 19 + 5)?;
+    let mut buf = msg.clone();
+    let tag = gcm.encrypt_in_place(&nonce, &aad, &mut buf).map_err(lib)?;
+    tainted("gcm", &buf)?;
+    tainted("gcm tag", &tag)?;
+    // The genuine ciphertext: the tag verdict is the public decision.
+    let opened = gcm.decrypt_in_place(&nonce, &aad, &mut buf, &tag);
+    vg::declassify_ref(&opened);
+    if opened.is_err() {
+        return Err("gcm: genuine ciphertext rejected".into());
+    }
+    same("gcm plaintext", &buf, &msg)?;
+    // A forged tag: rejected, the ciphertext restored.
+    let mut forged = tag;
+    forged[0] ^= 1;
+    gcm.encrypt_in_place(&nonce, &aad, &mut buf).map_err(lib)?;
+    let opened = gcm.decrypt_in_place(&nonce, &aad, &mut buf, &forged);
+    vg::declassify_ref(&opened);
+    if opened.is_ok() {
+        return Err("gcm: forged tag accepted".into());
     }
     Ok(())
 }

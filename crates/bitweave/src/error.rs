@@ -62,6 +62,10 @@ pub enum Error {
         min: usize,
         got: usize,
     },
+    #[error(
+        "AES-GCM message of {len} bytes is too long: one nonce covers at most 2^36 - 32 bytes"
+    )]
+    GcmTooLong { len: u64 },
     #[error("authentication failed: tag mismatch (wrong key, nonce or data, or tampering)")]
     TagMismatch,
     /// OpenSSL's password-based `Salted__` format: a bad header or digest name.

@@ -1,4 +1,5 @@
-//! Authenticated encryption: π-Cipher (CAESAR round 2, v2), the ARX paper's AEAD.
+//! Authenticated encryption: π-Cipher (CAESAR round 2, v2), the ARX paper's AEAD, and
+//! AES-GCM ([`gcm`], for the sealed-file suite `aes-256-gcm`).
 //!
 //! Six variants (PI-CIPHER.md §1): 16-, 32- and 64-bit words, two key sizes each. The output
 //! is SUPERCOP's: `E(nsec) || C || T`, with the encrypted secret message number and the tag
@@ -23,6 +24,7 @@
 //! ```
 #![deny(unsafe_code)]
 
+pub mod gcm;
 #[doc(hidden)]
 pub mod pi;
 mod stream;

@@ -1,0 +1,119 @@
+//! `clmul`: GHASH on x86-64 PCLMULQDQ. Eight blocks are multiplied by H^8..H^1 and
+//! their 256-bit products summed before one shift-and-reduce (aggregated reduction, as in
+//! Gueron and Kounavis's white paper), so the reduction's dozen operations are paid once
+//! per 128 bytes and the 32 multiplies of a group are independent of one another.
+//! The arithmetic is [`super::ghash`]'s, lane by lane: a register holds a block as one
+//! little-endian u128 (the byte-swapped block), low 64 bits in lane 0.
+#![allow(unsafe_code)]
+
+use core::arch::x86_64::*;
+
+use super::ghash::AGGREGATE;
+use crate::cpu::Feature;
+
+/// Folds the whole blocks of `blocks` into `y`: y = (…((y ⊕ X_1)·H ⊕ X_2)·H …)·H.
+/// Panics if this CPU lacks PCLMULQDQ or SSSE3 (a [`super::GhashKey`] on this backend is
+/// only made after checking, so this never fires).
+pub fn update(powers: &[u128; AGGREGATE], y: &mut u128, blocks: &[u8]) {
+    assert!(crate::cpu::has_all(&[Feature::Pclmulqdq, Feature::Ssse3]));
+    // SAFETY: the features were just checked.
+    unsafe { update_blocks(powers, y, blocks) }
+}
+
+/// [`update`]'s kernel, eight blocks at a time as (y ⊕ X_1)·H^8 ⊕ X_2·H^7 ⊕ … ⊕ X_8·H.
+///
+/// # Safety
+/// The CPU must have PCLMULQDQ and SSSE3.
+#[target_feature(enable = "pclmulqdq,ssse3,sse2")]
+unsafe fn update_blocks(powers: &[u128; AGGREGATE], y: &mut u128, blocks: &[u8]) {
+    let swap = _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    let load_power = |i: usize| {
+        // SAFETY: `powers` holds AGGREGATE u128s, read unaligned; i < AGGREGATE.
+        unsafe { _mm_loadu_si128(powers.as_ptr().add(i).cast()) }
+    };
+    // SAFETY: a u128 is 16 readable bytes, its lanes in little-endian order.
+    let mut acc = unsafe { _mm_loadu_si128((y as *const u128).cast()) };
+    let mut groups = blocks.chunks_exact(16 * AGGREGATE);
+    for group in &mut groups {
+        let (mut lo, mut mid, mut hi) = (
+            _mm_setzero_si128(),
+            _mm_setzero_si128(),
+            _mm_setzero_si128(),
+        );
+        for i in 0..AGGREGATE {
+            // SAFETY: block i of the group is 16 bytes inside `group`.
+            let x = _mm_shuffle_epi8(
+                unsafe { _mm_loadu_si128(group.as_ptr().add(16 * i).cast()) },
+                swap,
+            );
+            let x = if i == 0 { _mm_xor_si128(x, acc) } else { x };
+            let h = load_power(AGGREGATE - 1 - i);
+            product_into(x, h, &mut lo, &mut mid, &mut hi);
+        }
+        acc = shift_reduce(lo, mid, hi);
+    }
+    let h = load_power(0);
+    // chunks_exact: a trailing partial block (none from `GhashKey`) is left alone.
+    for block in groups.remainder().chunks_exact(16) {
+        // SAFETY: `block` is 16 bytes.
+        let x = _mm_shuffle_epi8(unsafe { _mm_loadu_si128(block.as_ptr().cast()) }, swap);
+        let (mut lo, mut mid, mut hi) = (
+            _mm_setzero_si128(),
+            _mm_setzero_si128(),
+            _mm_setzero_si128(),
+        );
+        product_into(_mm_xor_si128(x, acc), h, &mut lo, &mut mid, &mut hi);
+        acc = shift_reduce(lo, mid, hi);
+    }
+    // SAFETY: as the load above.
+    unsafe { _mm_storeu_si128((y as *mut u128).cast(), acc) };
+}
+
+/// Adds the carry-less product x·h (four 64-bit multiplies) into the 256-bit sum
+/// `hi ‖ mid·2^64 ‖ lo`, mid not yet split across the halves.
+#[inline(always)]
+fn product_into(x: __m128i, h: __m128i, lo: &mut __m128i, mid: &mut __m128i, hi: &mut __m128i) {
+    // SAFETY: the whole body: PCLMULQDQ and SSE2 are enabled by the only caller.
+    unsafe {
+        *lo = _mm_xor_si128(*lo, _mm_clmulepi64_si128(x, h, 0x00));
+        *hi = _mm_xor_si128(*hi, _mm_clmulepi64_si128(x, h, 0x11));
+        *mid = _mm_xor_si128(*mid, _mm_clmulepi64_si128(x, h, 0x01));
+        *mid = _mm_xor_si128(*mid, _mm_clmulepi64_si128(x, h, 0x10));
+    }
+}
+
+/// `ghash::mul`'s shift by one and `ghash::reduce`, on registers: the 256-bit product is
+/// assembled from `lo`, `mid`, `hi`, shifted left one bit, and its high-degree half
+/// folded back with shifts by 1, 2 and 7. SSE shifts are per 64-bit lane, so the bits a
+/// 128-bit shift moves across lanes are carried by byte shifts.
+#[inline(always)]
+fn shift_reduce(lo: __m128i, mid: __m128i, hi: __m128i) -> __m128i {
+    // SAFETY: the whole body: SSE2 is enabled by the only caller.
+    unsafe {
+        let p0 = _mm_xor_si128(lo, _mm_slli_si128(mid, 8));
+        let p1 = _mm_xor_si128(hi, _mm_srli_si128(mid, 8));
+        // The 256-bit value p1 ‖ p0, shifted left by one.
+        let c0 = _mm_srli_epi64(p0, 63);
+        let c1 = _mm_srli_epi64(p1, 63);
+        let v_lo = _mm_or_si128(_mm_slli_epi64(p0, 1), _mm_slli_si128(c0, 8));
+        let v_hi = _mm_or_si128(
+            _mm_or_si128(_mm_slli_epi64(p1, 1), _mm_slli_si128(c1, 8)),
+            _mm_srli_si128(c0, 8),
+        );
+        // t: each lane's bits that the shifts by 1, 2, 7 move out of it (to the lane below,
+        // or out of the 128 bits as `w`, which is folded in again).
+        let t = _mm_xor_si128(
+            _mm_xor_si128(_mm_slli_epi64(v_lo, 63), _mm_slli_epi64(v_lo, 62)),
+            _mm_slli_epi64(v_lo, 57),
+        );
+        let u = _mm_xor_si128(v_lo, _mm_slli_si128(t, 8));
+        let shifted = _mm_xor_si128(
+            _mm_xor_si128(_mm_srli_epi64(u, 1), _mm_srli_epi64(u, 2)),
+            _mm_srli_epi64(u, 7),
+        );
+        _mm_xor_si128(
+            _mm_xor_si128(v_hi, _mm_srli_si128(t, 8)),
+            _mm_xor_si128(u, shifted),
+        )
+    }
+}
