@@ -1,5 +1,5 @@
 //! bitweave's benchmark: one clock ([`clock`]), one measurement routine for block-cipher
-//! rows ([`block::measure`]) and π-Cipher rows, the peers measured in the same run on the
+//! rows ([`block::measure`]), π-Cipher rows and AES-GCM rows, the peers measured in the same run on the
 //! same buffers (OpenSSL's libcrypto and libgcrypt, each behind its cargo feature), the
 //! MX-1 paper's table layout, the split sweep, JSON and plots.
 //!
@@ -9,13 +9,14 @@
 //! favouring either side. The CLI's `bitweave bench` and Python's `bitweave.bench()` are
 //! thin front ends over this crate.
 //!
-//! Layers run one way: `clock`, `peers` → `block`, `aead` (rows) → `tables`,
+//! Layers run one way: `clock`, `peers` → `block`, `aead`, `gcm` (rows) → `tables`,
 //! `split_sweep`, `plot` → `run`.
 
 pub mod aead;
 pub mod args;
 pub mod block;
 pub mod clock;
+pub mod gcm;
 pub mod peers;
 #[cfg(feature = "plot")]
 mod plot;

@@ -3,6 +3,7 @@
 use std::time::Duration;
 
 use anyhow::{bail, Result};
+use bitweave::aead::gcm::GhashBackend;
 use bitweave::aead::{PiBackend, PiVariant};
 use bitweave::hazmat::registry;
 use bitweave::{CipherKind, Direction, Mode, Suite};
@@ -10,21 +11,34 @@ use bitweave::{CipherKind, Direction, Mode, Suite};
 use crate::aead::measure_aead;
 use crate::args::BenchArgs;
 use crate::block::{measure, Case, Row, Setup};
+use crate::gcm::{measure_gcm, NAMES as GCM_NAMES};
 #[cfg(feature = "plot")]
 use crate::plot;
 use crate::split_sweep::{split_sweep, SplitRow};
 use crate::tables::paper_tables;
 use crate::{clock, peers};
 
-/// The block-cipher suites and π-Cipher variants named by `--cipher` (all of both when
-/// none is named).
-fn selected(names: &[String]) -> Result<(Vec<Suite>, Vec<PiVariant>)> {
+/// What `--cipher` names: block-cipher suites, π-Cipher variants and AES-GCM key
+/// lengths (all of them when none is named).
+struct Selection {
+    suites: Vec<Suite>,
+    variants: Vec<PiVariant>,
+    gcm_keys: Vec<usize>,
+}
+
+fn selected(names: &[String]) -> Result<Selection> {
     if names.is_empty() {
-        return Ok((Suite::all(), PiVariant::ALL.to_vec()));
+        return Ok(Selection {
+            suites: Suite::all(),
+            variants: PiVariant::ALL.to_vec(),
+            gcm_keys: GCM_NAMES.iter().map(|&(_, k)| k).collect(),
+        });
     }
-    let (mut suites, mut variants) = (Vec::new(), Vec::new());
+    let (mut suites, mut variants, mut gcm_keys) = (Vec::new(), Vec::new(), Vec::new());
     for n in names {
-        if let Ok(kind) = n.parse::<CipherKind>() {
+        if let Some(&(_, key_len)) = GCM_NAMES.iter().find(|(g, _)| g == n) {
+            gcm_keys.push(key_len);
+        } else if let Ok(kind) = n.parse::<CipherKind>() {
             suites.extend(Mode::ALL.iter().map(|&mode| Suite { cipher: kind, mode }));
         } else if let Ok(v) = n.parse::<PiVariant>() {
             variants.push(v);
@@ -32,7 +46,11 @@ fn selected(names: &[String]) -> Result<(Vec<Suite>, Vec<PiVariant>)> {
             suites.push(n.parse::<Suite>()?);
         }
     }
-    Ok((suites, variants))
+    Ok(Selection {
+        suites,
+        variants,
+        gcm_keys,
+    })
 }
 
 /// Measures what `args` asks for and prints it (a table, or JSON), drawing the plot if
@@ -68,7 +86,11 @@ pub fn run(args: BenchArgs) -> Result<()> {
         Some("dec") => vec![Direction::Decrypt],
         Some(d) => bail!("unknown direction '{d}' (enc or dec)"),
     };
-    let (suites, variants) = selected(&args.ciphers)?;
+    let Selection {
+        suites,
+        variants,
+        gcm_keys,
+    } = selected(&args.ciphers)?;
     let tsc_hz = clock::tsc_hz();
     let budget = Duration::from_millis(args.time_ms.max(1));
     let sweep = is_thread_sweep(&args);
@@ -184,6 +206,34 @@ pub fn run(args: BenchArgs) -> Result<()> {
                         }
                         rows.push(row);
                     }
+                }
+            }
+        }
+    }
+    if !gcm_keys.is_empty() && !args.json {
+        println!(
+            "\nAES-GCM (one message per call, 12-byte nonce, no AAD, tag out / checked; \
+             every side out of place from one input, bitweave copying it in first): backend = \
+             GHASH's, AES on the default backend"
+        );
+    }
+    for key_len in gcm_keys {
+        let backends: Vec<GhashBackend> = match args.backend.as_deref() {
+            Some("all") => GhashBackend::ALL
+                .into_iter()
+                .filter(|b| b.available())
+                .collect(),
+            Some("soft") | Some("ghash-soft") => vec![GhashBackend::Soft],
+            _ => vec![GhashBackend::best()],
+        };
+        for ghash in backends {
+            for &dir in &directions {
+                for &size in &args.sizes {
+                    let row = measure_gcm(key_len, ghash, dir, size, budget, tsc_hz)?;
+                    if !args.json {
+                        print_row(&row, several);
+                    }
+                    rows.push(row);
                 }
             }
         }

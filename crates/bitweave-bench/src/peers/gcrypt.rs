@@ -32,6 +32,8 @@ extern "C" {
         inp: *const c_void,
         inlen: usize,
     ) -> GcryError;
+    fn gcry_cipher_gettag(h: Handle, tag: *mut c_void, len: usize) -> GcryError;
+    fn gcry_cipher_checktag(h: Handle, tag: *const c_void, len: usize) -> GcryError;
 }
 
 const GCRYCTL_DISABLE_SECMEM: c_int = 37;
@@ -181,5 +183,80 @@ impl Peer {
             }
         };
         assert_eq!(err, 0, "libgcrypt cipher call failed");
+    }
+}
+
+/// libgcrypt's AES-GCM, keyed once: one message per call (IV set, no AAD, tag out or
+/// checked), out of place.
+pub struct GcmPeer {
+    handle: Handle,
+}
+
+impl Drop for GcmPeer {
+    fn drop(&mut self) {
+        // SAFETY: the handle came from gcry_cipher_open and is closed once.
+        unsafe { gcry_cipher_close(self.handle) }
+    }
+}
+
+impl GcmPeer {
+    /// `None` when libgcrypt refuses the key.
+    pub fn with_key(key: &[u8]) -> Option<GcmPeer> {
+        init();
+        let algo = match key.len() {
+            16 => 7,
+            24 => 8,
+            _ => 9,
+        };
+        let mut handle: Handle = std::ptr::null_mut();
+        // SAFETY: out-pointer to a local; the key pointer and length come from a slice.
+        unsafe {
+            // GCRY_CIPHER_MODE_GCM = 9.
+            if gcry_cipher_open(&mut handle, algo, 9, 0) != 0 {
+                return None;
+            }
+            let peer = GcmPeer { handle };
+            (gcry_cipher_setkey(handle, key.as_ptr().cast(), key.len()) == 0).then_some(peer)
+        }
+    }
+
+    /// Encrypts `input` into `out` under `nonce` and writes the tag.
+    pub fn encrypt(&mut self, nonce: &[u8; 12], input: &[u8], out: &mut [u8], tag: &mut [u8; 16]) {
+        // SAFETY: every pointer and length comes from a live slice of that length.
+        let err = unsafe {
+            gcry_cipher_setiv(self.handle, nonce.as_ptr().cast(), 12)
+                | gcry_cipher_encrypt(
+                    self.handle,
+                    out.as_mut_ptr().cast(),
+                    out.len(),
+                    input.as_ptr().cast(),
+                    input.len(),
+                )
+                | gcry_cipher_gettag(self.handle, tag.as_mut_ptr().cast(), 16)
+        };
+        assert_eq!(err, 0, "libgcrypt GCM encryption failed");
+    }
+
+    /// Decrypts `input` into `out` and checks `tag`; `false` on a mismatch.
+    pub fn decrypt(
+        &mut self,
+        nonce: &[u8; 12],
+        input: &[u8],
+        out: &mut [u8],
+        tag: &[u8; 16],
+    ) -> bool {
+        // SAFETY: every pointer and length comes from a live slice of that length.
+        unsafe {
+            let err = gcry_cipher_setiv(self.handle, nonce.as_ptr().cast(), 12)
+                | gcry_cipher_decrypt(
+                    self.handle,
+                    out.as_mut_ptr().cast(),
+                    out.len(),
+                    input.as_ptr().cast(),
+                    input.len(),
+                );
+            assert_eq!(err, 0, "libgcrypt GCM decryption failed");
+            gcry_cipher_checktag(self.handle, tag.as_ptr().cast(), 16) == 0
+        }
     }
 }

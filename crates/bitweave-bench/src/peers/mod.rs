@@ -10,11 +10,19 @@ pub mod gcrypt;
 mod openssl;
 
 #[cfg(feature = "gcrypt")]
+pub use self::gcrypt::GcmPeer as GcryptGcm;
+#[cfg(feature = "gcrypt")]
 pub use self::gcrypt::Peer as Gcrypt;
+#[cfg(feature = "openssl")]
+pub use self::openssl::GcmPeer as OpenSslGcm;
 #[cfg(feature = "openssl")]
 pub use self::openssl::Peer as OpenSsl;
 #[cfg(not(feature = "gcrypt"))]
 pub use Absent as Gcrypt;
+#[cfg(not(feature = "gcrypt"))]
+pub use Absent as GcryptGcm;
+#[cfg(not(feature = "openssl"))]
+pub use Absent as OpenSslGcm;
 #[cfg(not(feature = "openssl"))]
 pub use Absent as OpenSsl;
 
@@ -32,6 +40,21 @@ impl Absent {
 
     /// Unreachable: no value exists.
     pub fn update_in_place(&mut self, _: &mut [u8], _: usize) {
+        match *self {}
+    }
+
+    /// Always `None` (the AES-GCM peers' constructor).
+    pub fn with_key(_: &[u8]) -> Option<Absent> {
+        None
+    }
+
+    /// Unreachable: no value exists.
+    pub fn encrypt(&mut self, _: &[u8; 12], _: &[u8], _: &mut [u8], _: &mut [u8; 16]) {
+        match *self {}
+    }
+
+    /// Unreachable: no value exists.
+    pub fn decrypt(&mut self, _: &[u8; 12], _: &[u8], _: &mut [u8], _: &[u8; 16]) -> bool {
         match *self {}
     }
 }

@@ -88,3 +88,51 @@ impl Peer {
         assert_eq!(ok, 1, "OpenSSL update");
     }
 }
+
+/// OpenSSL's AES-GCM through EVP, keyed once: one message per call (IV set, no AAD, tag
+/// out or checked), out of place.
+pub struct GcmPeer {
+    ctx: CipherCtx,
+    decrypt: CipherCtx,
+}
+
+impl GcmPeer {
+    /// `None` when OpenSSL refuses the key.
+    pub fn with_key(key: &[u8]) -> Option<GcmPeer> {
+        load_providers();
+        let cipher = match key.len() {
+            16 => Cipher::aes_128_gcm(),
+            24 => Cipher::aes_192_gcm(),
+            _ => Cipher::aes_256_gcm(),
+        };
+        let mut ctx = CipherCtx::new().ok()?;
+        ctx.encrypt_init(Some(cipher), Some(key), None).ok()?;
+        let mut decrypt = CipherCtx::new().ok()?;
+        decrypt.decrypt_init(Some(cipher), Some(key), None).ok()?;
+        Some(GcmPeer { ctx, decrypt })
+    }
+
+    /// Encrypts `input` into `out` under `nonce` and writes the tag.
+    pub fn encrypt(&mut self, nonce: &[u8; 12], input: &[u8], out: &mut [u8], tag: &mut [u8; 16]) {
+        let ctx = &mut self.ctx;
+        ctx.encrypt_init(None, None, Some(nonce)).expect("GCM IV");
+        let n = ctx.cipher_update(input, Some(out)).expect("GCM update");
+        ctx.cipher_final(&mut out[n..]).expect("GCM final");
+        ctx.tag(tag).expect("GCM tag");
+    }
+
+    /// Decrypts `input` into `out` and checks `tag`; `false` on a mismatch.
+    pub fn decrypt(
+        &mut self,
+        nonce: &[u8; 12],
+        input: &[u8],
+        out: &mut [u8],
+        tag: &[u8; 16],
+    ) -> bool {
+        let ctx = &mut self.decrypt;
+        ctx.decrypt_init(None, None, Some(nonce)).expect("GCM IV");
+        ctx.set_tag(tag).expect("GCM tag");
+        let n = ctx.cipher_update(input, Some(out)).expect("GCM update");
+        ctx.cipher_final(&mut out[n..]).is_ok()
+    }
+}

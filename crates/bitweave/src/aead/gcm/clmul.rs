@@ -20,7 +20,8 @@ pub fn update(powers: &[u128; AGGREGATE], y: &mut u128, blocks: &[u8]) {
     unsafe { update_blocks(powers, y, blocks) }
 }
 
-/// [`update`]'s kernel, eight blocks at a time as (y ⊕ X_1)·H^8 ⊕ X_2·H^7 ⊕ … ⊕ X_8·H.
+/// [`update`]'s kernel, eight blocks at a time as (y ⊕ X_1)·H^8 ⊕ X_2·H^7 ⊕ … ⊕ X_8·H
+/// (a trailing partial block, which `GhashKey` never passes, is ignored).
 ///
 /// # Safety
 /// The CPU must have PCLMULQDQ and SSSE3.
@@ -33,36 +34,21 @@ unsafe fn update_blocks(powers: &[u128; AGGREGATE], y: &mut u128, blocks: &[u8])
     };
     // SAFETY: a u128 is 16 readable bytes, its lanes in little-endian order.
     let mut acc = unsafe { _mm_loadu_si128((y as *const u128).cast()) };
-    let mut groups = blocks.chunks_exact(16 * AGGREGATE);
-    for group in &mut groups {
-        let (mut lo, mut mid, mut hi) = (
-            _mm_setzero_si128(),
-            _mm_setzero_si128(),
-            _mm_setzero_si128(),
-        );
-        for i in 0..AGGREGATE {
+    // Whole groups of eight, then the rest (fewer than eight) as one shorter group with
+    // H^n..H^1: one reduction either way.
+    for group in blocks.chunks(16 * AGGREGATE) {
+        let n = group.len() / 16;
+        if n == 0 {
+            break;
+        }
+        let (mut lo, mut mid, mut hi) = (_mm_setzero_si128(), _mm_setzero_si128(), _mm_setzero_si128());
+        for i in 0..n {
             // SAFETY: block i of the group is 16 bytes inside `group`.
-            let x = _mm_shuffle_epi8(
-                unsafe { _mm_loadu_si128(group.as_ptr().add(16 * i).cast()) },
-                swap,
-            );
+            let x = _mm_shuffle_epi8(unsafe { _mm_loadu_si128(group.as_ptr().add(16 * i).cast()) }, swap);
             let x = if i == 0 { _mm_xor_si128(x, acc) } else { x };
-            let h = load_power(AGGREGATE - 1 - i);
+            let h = load_power(n - 1 - i);
             product_into(x, h, &mut lo, &mut mid, &mut hi);
         }
-        acc = shift_reduce(lo, mid, hi);
-    }
-    let h = load_power(0);
-    // chunks_exact: a trailing partial block (none from `GhashKey`) is left alone.
-    for block in groups.remainder().chunks_exact(16) {
-        // SAFETY: `block` is 16 bytes.
-        let x = _mm_shuffle_epi8(unsafe { _mm_loadu_si128(block.as_ptr().cast()) }, swap);
-        let (mut lo, mut mid, mut hi) = (
-            _mm_setzero_si128(),
-            _mm_setzero_si128(),
-            _mm_setzero_si128(),
-        );
-        product_into(_mm_xor_si128(x, acc), h, &mut lo, &mut mid, &mut hi);
         acc = shift_reduce(lo, mid, hi);
     }
     // SAFETY: as the load above.

@@ -99,6 +99,23 @@ impl GhashKey {
     pub fn update_padded(&self, y: &mut u128, data: &[u8]) {
         let whole = data.len() - data.len() % 16;
         let (blocks, rest) = data.split_at(whole);
+        self.update_blocks(y, blocks);
+        if !rest.is_empty() {
+            let mut last = [0u8; 16];
+            last[..rest.len()].copy_from_slice(rest);
+            self.update_blocks(y, &last);
+            last.zeroize();
+        }
+    }
+
+    /// Folds in GCM's final block: the AAD and ciphertext lengths in bits.
+    pub fn update_lengths(&self, y: &mut u128, aad_bytes: u64, text_bytes: u64) {
+        let lengths = ((aad_bytes as u128 * 8) << 64) | (text_bytes as u128 * 8);
+        self.update_blocks(y, &lengths.to_be_bytes());
+    }
+
+    /// Whole blocks on this key's backend.
+    fn update_blocks(&self, y: &mut u128, blocks: &[u8]) {
         match self.backend {
             GhashBackend::Soft => update_soft(&self.powers, y, blocks),
             GhashBackend::Clmul => {
@@ -108,18 +125,6 @@ impl GhashKey {
                 unreachable!("clmul is x86-64 only")
             }
         }
-        if !rest.is_empty() {
-            let mut last = [0u8; 16];
-            last[..rest.len()].copy_from_slice(rest);
-            *y = mul(*y ^ u128::from_be_bytes(last), self.powers[0]);
-            last.zeroize();
-        }
-    }
-
-    /// Folds in GCM's final block: the AAD and ciphertext lengths in bits.
-    pub fn update_lengths(&self, y: &mut u128, aad_bytes: u64, text_bytes: u64) {
-        let lengths = ((aad_bytes as u128 * 8) << 64) | (text_bytes as u128 * 8);
-        *y = mul(*y ^ lengths, self.powers[0]);
     }
 }
 
