@@ -139,6 +139,7 @@ pub fn measure_gcm(
 fn ghash_row_name(g: GhashBackend) -> &'static str {
     match g {
         GhashBackend::Soft => "ghash-soft",
-        GhashBackend::Clmul => "clmul",
+        GhashBackend::Clmul128 => "clmul128",
+        GhashBackend::Clmul256 => "clmul256",
     }
 }

@@ -224,6 +224,8 @@ pub fn run(args: BenchArgs) -> Result<()> {
                 .filter(|b| b.available())
                 .collect(),
             Some("soft") | Some("ghash-soft") => vec![GhashBackend::Soft],
+            Some("clmul128") => vec![GhashBackend::Clmul128],
+            Some("clmul256") => vec![GhashBackend::Clmul256],
             _ => vec![GhashBackend::best()],
         };
         for ghash in backends {

@@ -108,7 +108,7 @@ pub fn runnable(t: &Target) -> Result<(), String> {
             if b.available() {
                 Ok(())
             } else {
-                Err("pclmulqdq".into())
+                Err(b.needs().into())
             }
         }
         Kind::Leak(_) => Ok(()),

@@ -20,8 +20,8 @@ pub enum ChunkCipher {
     AesHmac { aes: Cipher, mac: Hmac<Sha256> },
     /// π-Cipher keyed with `pi-key`.
     Pi(PiCipher),
-    /// AES-256-GCM keyed with `gcm-key`.
-    Gcm(AesGcm),
+    /// AES-256-GCM keyed with `gcm-key` (boxed: the hash key's powers are 384 bytes).
+    Gcm(Box<AesGcm>),
 }
 
 /// The CTR counter block of chunk `index`: the index (64-bit big-endian) then 64 zero
@@ -70,7 +70,9 @@ impl ChunkCipher {
                 };
                 ChunkCipher::Pi(PiCipher::new(variant, &keys.subkey("pi-key")[..])?)
             }
-            SealSuite::Aes256Gcm => ChunkCipher::Gcm(AesGcm::new(&keys.subkey("gcm-key")[..])?),
+            SealSuite::Aes256Gcm => {
+                ChunkCipher::Gcm(Box::new(AesGcm::new(&keys.subkey("gcm-key")[..])?))
+            }
         })
     }
 

@@ -1,4 +1,5 @@
-//! `clmul`: GHASH on x86-64 PCLMULQDQ. Eight blocks are multiplied by H^8..H^1 and
+//! `clmul128` and `clmul256`: GHASH on x86-64 PCLMULQDQ, and on VPCLMULQDQ with two
+//! blocks per 256-bit register (sixteen blocks per reduction) for long inputs. Eight blocks are multiplied by H^8..H^1 and
 //! their 256-bit products summed before one shift-and-reduce (aggregated reduction, as in
 //! Gueron and Kounavis's white paper), so the reduction's dozen operations are paid once
 //! per 128 bytes and the 32 multiplies of a group are independent of one another.
@@ -8,7 +9,7 @@
 
 use core::arch::x86_64::*;
 
-use super::ghash::AGGREGATE;
+use super::ghash::{AGGREGATE, WIDE_AGGREGATE};
 use crate::cpu::Feature;
 
 /// Folds the whole blocks of `blocks` into `y`: y = (…((y ⊕ X_1)·H ⊕ X_2)·H …)·H.
@@ -41,10 +42,17 @@ unsafe fn update_blocks(powers: &[u128; AGGREGATE], y: &mut u128, blocks: &[u8])
         if n == 0 {
             break;
         }
-        let (mut lo, mut mid, mut hi) = (_mm_setzero_si128(), _mm_setzero_si128(), _mm_setzero_si128());
+        let (mut lo, mut mid, mut hi) = (
+            _mm_setzero_si128(),
+            _mm_setzero_si128(),
+            _mm_setzero_si128(),
+        );
         for i in 0..n {
             // SAFETY: block i of the group is 16 bytes inside `group`.
-            let x = _mm_shuffle_epi8(unsafe { _mm_loadu_si128(group.as_ptr().add(16 * i).cast()) }, swap);
+            let x = _mm_shuffle_epi8(
+                unsafe { _mm_loadu_si128(group.as_ptr().add(16 * i).cast()) },
+                swap,
+            );
             let x = if i == 0 { _mm_xor_si128(x, acc) } else { x };
             let h = load_power(n - 1 - i);
             product_into(x, h, &mut lo, &mut mid, &mut hi);
@@ -102,4 +110,72 @@ fn shift_reduce(lo: __m128i, mid: __m128i, hi: __m128i) -> __m128i {
             _mm_xor_si128(u, shifted),
         )
     }
+}
+
+/// Folds whole blocks into `y` sixteen at a time on 256-bit registers: block 2j and 2j+1
+/// of a group share a register and are multiplied by H^(16-2j) and H^(15-2j) (`desc`
+/// holds H^16..H^1), the two lanes' sums are added and reduced once; fewer than sixteen
+/// left go to [`update`]. Panics if this CPU lacks VPCLMULQDQ, AVX2, PCLMULQDQ or SSSE3.
+pub fn update_wide(
+    powers: &[u128; AGGREGATE],
+    desc: &[u128; WIDE_AGGREGATE],
+    y: &mut u128,
+    blocks: &[u8],
+) {
+    assert!(crate::cpu::has_all(&[
+        Feature::Vpclmulqdq,
+        Feature::Avx2,
+        Feature::Pclmulqdq,
+        Feature::Ssse3
+    ]));
+    let whole = blocks.len() / (16 * WIDE_AGGREGATE) * (16 * WIDE_AGGREGATE);
+    // SAFETY: the features were just checked.
+    unsafe { update_wide_blocks(desc, y, &blocks[..whole]) };
+    update(powers, y, &blocks[whole..]);
+}
+
+/// [`update_wide`]'s kernel over whole groups of sixteen blocks.
+///
+/// # Safety
+/// The CPU must have VPCLMULQDQ, AVX2, PCLMULQDQ and SSSE3.
+#[target_feature(enable = "vpclmulqdq,avx2,pclmulqdq,ssse3")]
+unsafe fn update_wide_blocks(desc: &[u128; WIDE_AGGREGATE], y: &mut u128, blocks: &[u8]) {
+    let swap = _mm256_broadcastsi128_si256(_mm_set_epi8(
+        0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+    ));
+    // SAFETY: a u128 is 16 readable bytes, its lanes in little-endian order.
+    let mut acc = unsafe { _mm_loadu_si128((y as *const u128).cast()) };
+    for group in blocks.chunks_exact(16 * WIDE_AGGREGATE) {
+        let (mut lo, mut mid, mut hi) = (
+            _mm256_setzero_si256(),
+            _mm256_setzero_si256(),
+            _mm256_setzero_si256(),
+        );
+        for j in 0..WIDE_AGGREGATE / 2 {
+            // SAFETY: blocks 2j and 2j+1 are 32 bytes inside `group`; `desc` holds
+            // WIDE_AGGREGATE u128s, and 2j + 1 < WIDE_AGGREGATE.
+            let (x, h) = unsafe {
+                (
+                    _mm256_loadu_si256(group.as_ptr().add(32 * j).cast()),
+                    _mm256_loadu_si256(desc.as_ptr().add(2 * j).cast()),
+                )
+            };
+            let x = _mm256_shuffle_epi8(x, swap);
+            // The running hash joins the group's first block (lane 0 of register 0).
+            let x = if j == 0 {
+                _mm256_xor_si256(x, _mm256_zextsi128_si256(acc))
+            } else {
+                x
+            };
+            lo = _mm256_xor_si256(lo, _mm256_clmulepi64_epi128(x, h, 0x00));
+            hi = _mm256_xor_si256(hi, _mm256_clmulepi64_epi128(x, h, 0x11));
+            mid = _mm256_xor_si256(mid, _mm256_clmulepi64_epi128(x, h, 0x01));
+            mid = _mm256_xor_si256(mid, _mm256_clmulepi64_epi128(x, h, 0x10));
+        }
+        let fold =
+            |v: __m256i| _mm_xor_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+        acc = shift_reduce(fold(lo), fold(mid), fold(hi));
+    }
+    // SAFETY: as the load above.
+    unsafe { _mm_storeu_si128((y as *mut u128).cast(), acc) };
 }

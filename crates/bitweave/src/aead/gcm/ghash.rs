@@ -1,6 +1,7 @@
 //! GHASH (NIST SP 800-38D §6.4): the polynomial hash of GCM over GF(2^128) mod
-//! x^128 + x^7 + x^2 + x + 1, in two backends that compute the same function:
-//! `clmul` (x86-64 PCLMULQDQ, eight blocks per reduction) and `soft` (portable).
+//! x^128 + x^7 + x^2 + x + 1, in backends that compute the same function: `clmul256`
+//! (VPCLMULQDQ, two blocks per register, sixteen per reduction), `clmul128` (PCLMULQDQ,
+//! eight per reduction) and `soft` (portable).
 //!
 //! **Representation.** A 16-byte block read as one big-endian integer is GCM's field
 //! element with its bits reversed (byte 0's top bit is the coefficient of x^0). The
@@ -9,8 +10,8 @@
 //! shifts by 1, 2 and 7 (x^128 = x^7 + x^2 + x + 1, read in reversed bit order) —
 //! `reduce` below, and its SIMD twin in `clmul`.
 //!
-//! **Constant-time.** No branch or address depends on the key H or the data: `clmul` is
-//! the carry-less multiply instruction; `soft` multiplies 64-bit words whose set bits are
+//! **Constant-time.** No branch or address depends on the key H or the data: the `clmul`
+//! backends use the carry-less multiply instruction; `soft` multiplies 64-bit words whose set bits are
 //! four apart, so the integer multiplier's carries never reach a bit that is kept
 //! (`clmul64_low`); integer multiplication runs in fixed time on x86-64 and ARM64 cores.
 
@@ -18,28 +19,37 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use crate::cpu::{self, Feature};
 
-/// Blocks folded per reduction by the aggregated kernels: the hash key's powers
+/// Blocks folded per reduction by the 128-bit aggregated kernel: the hash key's powers
 /// H^1..H^AGGREGATE are precomputed.
 pub const AGGREGATE: usize = 8;
+/// Blocks per reduction on 256-bit registers (two per register): H^16..H^1.
+pub const WIDE_AGGREGATE: usize = 16;
 
 /// Which implementation a [`GhashKey`] runs on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum GhashBackend {
     /// Portable: masked 64-bit integer multiplies.
     Soft,
-    /// x86-64 PCLMULQDQ (with SSSE3 for the byte swap).
-    Clmul,
+    /// x86-64 PCLMULQDQ (with SSSE3 for the byte swap), eight blocks per reduction.
+    Clmul128,
+    /// x86-64 VPCLMULQDQ on 256-bit registers (AVX2), sixteen blocks per reduction.
+    Clmul256,
 }
 
 impl GhashBackend {
     /// Every backend, the portable one first.
-    pub const ALL: [GhashBackend; 2] = [GhashBackend::Soft, GhashBackend::Clmul];
+    pub const ALL: [GhashBackend; 3] = [
+        GhashBackend::Soft,
+        GhashBackend::Clmul128,
+        GhashBackend::Clmul256,
+    ];
 
     /// The name `bitweave list` and the tests print.
     pub fn name(self) -> &'static str {
         match self {
             GhashBackend::Soft => "soft",
-            GhashBackend::Clmul => "clmul",
+            GhashBackend::Clmul128 => "clmul128",
+            GhashBackend::Clmul256 => "clmul256",
         }
     }
 
@@ -47,19 +57,31 @@ impl GhashBackend {
     pub fn available(self) -> bool {
         match self {
             GhashBackend::Soft => true,
-            GhashBackend::Clmul => {
+            GhashBackend::Clmul128 => {
                 cfg!(target_arch = "x86_64") && cpu::has_all(&[Feature::Pclmulqdq, Feature::Ssse3])
             }
+            GhashBackend::Clmul256 => {
+                GhashBackend::Clmul128.available()
+                    && cpu::has_all(&[Feature::Vpclmulqdq, Feature::Avx2])
+            }
+        }
+    }
+
+    /// What the backend needs, for error messages.
+    pub fn needs(self) -> &'static str {
+        match self {
+            GhashBackend::Soft => "nothing",
+            GhashBackend::Clmul128 => "x86-64 pclmulqdq and ssse3",
+            GhashBackend::Clmul256 => "x86-64 vpclmulqdq, avx2, pclmulqdq and ssse3",
         }
     }
 
     /// The fastest backend this CPU can run.
     pub fn best() -> Self {
-        if GhashBackend::Clmul.available() {
-            GhashBackend::Clmul
-        } else {
-            GhashBackend::Soft
-        }
+        [GhashBackend::Clmul256, GhashBackend::Clmul128]
+            .into_iter()
+            .find(|b| b.available())
+            .unwrap_or(GhashBackend::Soft)
     }
 }
 
@@ -68,6 +90,8 @@ impl GhashBackend {
 pub struct GhashKey {
     /// `powers[i]` = H^(i+1), each a block read as a big-endian integer.
     powers: [u128; AGGREGATE],
+    /// H^16..H^1, highest first (the 256-bit kernel loads them in pairs).
+    desc: [u128; WIDE_AGGREGATE],
     #[zeroize(skip)]
     backend: GhashBackend,
 }
@@ -82,11 +106,20 @@ impl GhashKey {
             backend.name()
         );
         let h = u128::from_be_bytes(*h);
-        let mut powers = [h; AGGREGATE];
-        for i in 1..AGGREGATE {
-            powers[i] = mul(powers[i - 1], h);
+        let mut up = [h; WIDE_AGGREGATE];
+        for i in 1..WIDE_AGGREGATE {
+            up[i] = mul(up[i - 1], h);
         }
-        GhashKey { powers, backend }
+        let mut powers = [0u128; AGGREGATE];
+        powers.copy_from_slice(&up[..AGGREGATE]);
+        let mut desc = up;
+        desc.reverse();
+        up.zeroize();
+        GhashKey {
+            powers,
+            desc,
+            backend,
+        }
     }
 
     pub fn backend(&self) -> GhashBackend {
@@ -118,11 +151,17 @@ impl GhashKey {
     fn update_blocks(&self, y: &mut u128, blocks: &[u8]) {
         match self.backend {
             GhashBackend::Soft => update_soft(&self.powers, y, blocks),
-            GhashBackend::Clmul => {
+            GhashBackend::Clmul128 => {
                 #[cfg(target_arch = "x86_64")]
                 super::clmul::update(&self.powers, y, blocks);
                 #[cfg(not(target_arch = "x86_64"))]
-                unreachable!("clmul is x86-64 only")
+                unreachable!("clmul128 is x86-64 only")
+            }
+            GhashBackend::Clmul256 => {
+                #[cfg(target_arch = "x86_64")]
+                super::clmul::update_wide(&self.powers, &self.desc, y, blocks);
+                #[cfg(not(target_arch = "x86_64"))]
+                unreachable!("clmul256 is x86-64 only")
             }
         }
     }

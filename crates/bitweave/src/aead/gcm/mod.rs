@@ -60,7 +60,7 @@ impl AesGcm {
         if !backend.available() {
             return Err(Error::BackendUnavailable {
                 backend: backend.name().to_string(),
-                needs: "pclmulqdq".to_string(),
+                needs: backend.needs().to_string(),
             });
         }
         let aes = Cipher::new(kind, key)?;
