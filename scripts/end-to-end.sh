@@ -27,6 +27,7 @@ kf=$(od -An -tx1 -N32 "$work/key" | tr -d ' \n')
 openssl enc -aes-128-cbc -K "$k16" -iv "$iv" -in "$work/in" -out "$work/cbc"
 openssl enc -des-ede3-cbc -K "$k24" -iv "$iv8" -in "$work/in" -out "$work/3cbc"
 "$bw" seal --key-file "$work/key" -i "$work/in" -o "$work/sealed" --quiet
+"$bw" seal --suite aes-256-ctr-hmac-sha256 --key-file "$work/key" -i "$work/in" -o "$work/sealed-hmac" --quiet
 
 # seconds COMMAND: wall and system seconds of the command and everything it started.
 seconds() {
@@ -88,6 +89,13 @@ row "seal --key-file, file to pipe (peer: openssl enc | openssl dgst -hmac)" \
 row "open --key-file, file to new file (peer: cp)" \
   "$bw open --key-file $work/key -i $work/sealed -o $work/out --quiet" \
   "cp $work/sealed $work/out"
+# The same two with the HMAC suite (the default where the CPU has no carry-less multiply).
+row "seal --suite aes-256-ctr-hmac-sha256, file to new file (peer: cp)" \
+  "$bw seal --suite aes-256-ctr-hmac-sha256 --key-file $work/key -i $in -o $work/out --quiet" \
+  "cp $in $work/out"
+row "open of an aes-256-ctr-hmac-sha256 file, file to new file (peer: cp)" \
+  "$bw open --key-file $work/key -i $work/sealed-hmac -o $work/out --quiet" \
+  "cp $work/sealed-hmac $work/out"
 
 # Python's file functions and the Dask ranges, when an interpreter with bitweave installed
 # is at hand (scripts/test-python.sh builds one; PYTHON_BW names another).

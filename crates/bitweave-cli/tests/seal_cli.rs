@@ -110,6 +110,7 @@ fn seal_key(d: &Dir, name: &str, suite: &str) -> Vec<u8> {
 fn key_file_round_trips_every_boundary_and_suite() {
     let d = Dir::new();
     for suite in [
+        "aes-256-gcm",
         "aes-256-ctr-hmac-sha256",
         "pi64cipher256v2",
         "pi32cipher256v2",
@@ -221,7 +222,11 @@ fn tampering_fails_cleanly() {
     // 40.5 chunks: more than one window of chunks on any core count here.
     d.write("pt", &data(40 * CHUNK + CHUNK / 2));
     d.write("other", &data(40 * CHUNK + CHUNK / 2));
-    for (suite, tag) in [("aes-256-ctr-hmac-sha256", 32), ("pi64cipher256v2", 64)] {
+    for (suite, tag) in [
+        ("aes-256-gcm", 16),
+        ("aes-256-ctr-hmac-sha256", 32),
+        ("pi64cipher256v2", 64),
+    ] {
         let good = seal_key(&d, "pt", suite);
         let other = seal_key(&d, "other", suite);
         let rec = CHUNK + tag;
@@ -443,4 +448,48 @@ fn quiet_and_progress_change_no_bytes() {
         d.arg("pt"),
     ]);
     check_failure(&r, "not a bitweave sealed file", &["open"]);
+}
+
+/// Without `--suite`, `seal` writes the fastest suite for the CPU: AES-256-GCM (id 4)
+/// where GHASH has a carry-less multiply (x86-64 PCLMULQDQ and SSSE3), else
+/// AES-256-CTR + HMAC-SHA-256 (id 1) — and the tier cap lowers it like every backend.
+#[test]
+fn default_suite_is_the_fastest_here() {
+    let d = Dir::new();
+    d.write("pt", &data(3000));
+    let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let clmul = cfg!(target_arch = "x86_64")
+        && cpuinfo.contains(" pclmulqdq")
+        && cpuinfo.contains(" ssse3");
+    for (cap, want) in [(None, if clmul { 4 } else { 1 }), (Some("portable"), 1)] {
+        let out = d.path("pt.bw");
+        let _ = std::fs::remove_file(&out);
+        let mut cmd = bitweave();
+        if let Some(cap) = cap {
+            cmd.env("BITWEAVE_CPU", cap);
+        } else {
+            cmd.env_remove("BITWEAVE_CPU");
+        }
+        let r = cmd
+            .args([
+                "seal",
+                "--quiet",
+                "--key-file",
+                d.arg("key"),
+                "-i",
+                d.arg("pt"),
+                "-o",
+                s(&out),
+            ])
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        ok(&r, "seal with the default suite");
+        let sealed = std::fs::read(&out).unwrap();
+        println!(
+            "cap {cap:?}: default suite id {} (carry-less multiply: {clmul})",
+            sealed[7]
+        );
+        assert_eq!(sealed[7], want, "default suite under cap {cap:?}");
+    }
 }
