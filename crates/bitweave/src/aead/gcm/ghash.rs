@@ -90,7 +90,8 @@ impl GhashBackend {
 pub struct GhashKey {
     /// `powers[i]` = H^(i+1), each a block read as a big-endian integer.
     powers: [u128; AGGREGATE],
-    /// H^16..H^1, highest first (the 256-bit kernel loads them in pairs).
+    /// H^16..H^1, highest first (the 256-bit kernel loads them in pairs; x86-64 only).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     desc: [u128; WIDE_AGGREGATE],
     #[zeroize(skip)]
     backend: GhashBackend,
