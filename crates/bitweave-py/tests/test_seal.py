@@ -47,13 +47,18 @@ def test_round_trip_every_suite(suite, tmp_path):
     assert out.read_bytes() == data
 
 
-def test_tampering_fails_and_writes_nothing(tmp_path):
+@pytest.mark.parametrize("suite, tag", [(None, None), ("aes-256-gcm", 16), ("aes-256-ctr-hmac-sha256", 32)])
+def test_tampering_fails_and_writes_nothing(tmp_path, suite, tag):
     key = os.urandom(32)
-    sealed = bytearray(bitweave.seal_bytes(os.urandom(5000), key=key, chunk_size=1024))
+    sealed = bytearray(bitweave.seal_bytes(os.urandom(5000), key=key, chunk_size=1024, suite=suite))
+    # 5000 bytes in 1 KiB chunks after the 88-byte header: 4 full records of 1024 + tag,
+    # then 904 + tag. The default suite's tag length follows from the size.
+    if tag is None:
+        tag = (len(sealed) - 88 - 5000) // 5
+    assert len(sealed) == 88 + 5000 + 5 * tag
     cases = {
         "flipped body byte": (lambda b: b.__setitem__(500, b[500] ^ 1), "chunk 0 failed authentication"),
-        # 5000 bytes in 1 KiB chunks: 4 full records of 1024 + 32 (tag), then 904 + 32.
-        "last chunk cut off": (lambda b: b.__delitem__(slice(-936, None)),
+        "last chunk cut off": (lambda b: b.__delitem__(slice(-(904 + tag), None)),
                                "chunk 3 is authentic but is not the last one"),
         "cut inside a chunk": (lambda b: b.__delitem__(slice(-60, None)), "chunk 4"),
         "extended": (lambda b: b.extend(b"x"), None),
