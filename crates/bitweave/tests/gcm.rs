@@ -100,26 +100,36 @@ fn matches_openssl_on_random_inputs() {
 fn tampering_fails_and_leaves_the_ciphertext() {
     let gcm = AesGcm::new(&[3; 32]).unwrap();
     let nonce = [9; 12];
-    let pt = vec![0x5a; 1000];
-    let mut ct = pt.clone();
-    let tag = gcm.encrypt_in_place(&nonce, b"ad", &mut ct).unwrap();
-    for (what, flip_ct, flip_tag, aad, n) in [
-        ("ciphertext bit", Some(517), None, &b"ad"[..], nonce),
-        ("tag bit", None, Some(15), &b"ad"[..], nonce),
-        ("aad", None, None, &b"aD"[..], nonce),
-        ("nonce", None, None, &b"ad"[..], [8; 12]),
-    ] {
-        let mut data = ct.clone();
-        let mut t = tag;
-        if let Some(i) = flip_ct {
-            data[i] ^= 1;
+    // Short messages (one AES call, decrypted into a buffer) and long ones (in place,
+    // the keystream put back on failure), across the 16 KiB piece boundary.
+    for len in [1usize, 64, 240, 241, 1000, 16 * 1024 + 5] {
+        let pt = vec![0x5a; len];
+        let mut ct = pt.clone();
+        let tag = gcm.encrypt_in_place(&nonce, b"ad", &mut ct).unwrap();
+        for (what, flip_ct, flip_tag, aad, n) in [
+            ("ciphertext bit", Some(len / 2), None, &b"ad"[..], nonce),
+            ("tag bit", None, Some(15), &b"ad"[..], nonce),
+            ("aad", None, None, &b"aD"[..], nonce),
+            ("nonce", None, None, &b"ad"[..], [8; 12]),
+        ] {
+            let mut data = ct.clone();
+            let mut t = tag;
+            if let Some(i) = flip_ct {
+                data[i] ^= 1;
+            }
+            if let Some(i) = flip_tag {
+                t[i] ^= 0x80;
+            }
+            let before = data.clone();
+            let err = gcm.decrypt_in_place(&n, aad, &mut data, &t).unwrap_err();
+            assert!(
+                matches!(err, Error::TagMismatch),
+                "len {len}, {what}: {err}"
+            );
+            assert!(
+                data == before,
+                "len {len}, {what}: the ciphertext was not restored"
+            );
         }
-        if let Some(i) = flip_tag {
-            t[i] ^= 0x80;
-        }
-        let before = data.clone();
-        let err = gcm.decrypt_in_place(&n, aad, &mut data, &t).unwrap_err();
-        assert!(matches!(err, Error::TagMismatch), "{what}: {err}");
-        assert!(data == before, "{what}: the ciphertext was not restored");
     }
 }

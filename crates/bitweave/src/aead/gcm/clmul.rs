@@ -29,51 +29,73 @@ pub fn update(powers: &[u128; AGGREGATE], y: &mut u128, blocks: &[u8]) {
 #[target_feature(enable = "pclmulqdq,ssse3,sse2")]
 unsafe fn update_blocks(powers: &[u128; AGGREGATE], y: &mut u128, blocks: &[u8]) {
     let swap = _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-    let load_power = |i: usize| {
-        // SAFETY: `powers` holds AGGREGATE u128s, read unaligned; i < AGGREGATE.
-        unsafe { _mm_loadu_si128(powers.as_ptr().add(i).cast()) }
-    };
     // SAFETY: a u128 is 16 readable bytes, its lanes in little-endian order.
     let mut acc = unsafe { _mm_loadu_si128((y as *const u128).cast()) };
-    // Whole groups of eight, then the rest (fewer than eight) as one shorter group with
+    // Whole groups of eight (a constant count, so the loop is unrolled and the powers'
+    // addresses fixed), then the rest (fewer than eight) as one shorter group with
     // H^n..H^1: one reduction either way.
-    for group in blocks.chunks(16 * AGGREGATE) {
-        let n = group.len() / 16;
-        if n == 0 {
-            break;
-        }
+    let mut groups = blocks.chunks_exact(16 * AGGREGATE);
+    for group in &mut groups {
+        acc = fold_group(acc, group, AGGREGATE, powers, swap);
+    }
+    let n = groups.remainder().len() / 16;
+    if n > 0 {
+        acc = fold_group(acc, groups.remainder(), n, powers, swap);
+    }
+    // SAFETY: as the load above.
+    unsafe { _mm_storeu_si128((y as *mut u128).cast(), acc) };
+}
+
+/// (acc ⊕ X_1)·H^n ⊕ X_2·H^(n-1) ⊕ … ⊕ X_n·H, reduced: the first `n` blocks of `group`.
+#[inline(always)]
+fn fold_group(
+    acc: __m128i,
+    group: &[u8],
+    n: usize,
+    powers: &[u128; AGGREGATE],
+    swap: __m128i,
+) -> __m128i {
+    assert!(n <= AGGREGATE && group.len() >= 16 * n);
+    // SAFETY: the whole body: PCLMULQDQ, SSSE3 and SSE2 are enabled by the only caller;
+    // block i < n is 16 bytes inside `group` and power n-1-i < AGGREGATE (checked above).
+    unsafe {
         let (mut lo, mut mid, mut hi) = (
             _mm_setzero_si128(),
             _mm_setzero_si128(),
             _mm_setzero_si128(),
         );
         for i in 0..n {
-            // SAFETY: block i of the group is 16 bytes inside `group`.
-            let x = _mm_shuffle_epi8(
-                unsafe { _mm_loadu_si128(group.as_ptr().add(16 * i).cast()) },
-                swap,
-            );
+            let x = _mm_shuffle_epi8(_mm_loadu_si128(group.as_ptr().add(16 * i).cast()), swap);
             let x = if i == 0 { _mm_xor_si128(x, acc) } else { x };
-            let h = load_power(n - 1 - i);
+            let h = _mm_loadu_si128(powers.as_ptr().add(n - 1 - i).cast());
             product_into(x, h, &mut lo, &mut mid, &mut hi);
         }
-        acc = shift_reduce(lo, mid, hi);
+        shift_reduce(lo, karatsuba_mid(lo, mid, hi), hi)
     }
-    // SAFETY: as the load above.
-    unsafe { _mm_storeu_si128((y as *mut u128).cast(), acc) };
 }
 
-/// Adds the carry-less product x·h (four 64-bit multiplies) into the 256-bit sum
-/// `hi ‖ mid·2^64 ‖ lo`, mid not yet split across the halves.
+/// Adds the carry-less product x·h into the 256-bit sum `hi ‖ mid·2^64 ‖ lo` with three
+/// 64-bit multiplies instead of four (Karatsuba): `mid` gathers (x0⊕x1)·(h0⊕h1), which is
+/// the cross terms plus x0·h0 and x1·h1; [`karatsuba_mid`] takes those out once per
+/// reduction. The multiplier is the bottleneck of GHASH, so a quarter fewer multiplies is
+/// a quarter less time.
 #[inline(always)]
 fn product_into(x: __m128i, h: __m128i, lo: &mut __m128i, mid: &mut __m128i, hi: &mut __m128i) {
     // SAFETY: the whole body: PCLMULQDQ and SSE2 are enabled by the only caller.
     unsafe {
         *lo = _mm_xor_si128(*lo, _mm_clmulepi64_si128(x, h, 0x00));
         *hi = _mm_xor_si128(*hi, _mm_clmulepi64_si128(x, h, 0x11));
-        *mid = _mm_xor_si128(*mid, _mm_clmulepi64_si128(x, h, 0x01));
-        *mid = _mm_xor_si128(*mid, _mm_clmulepi64_si128(x, h, 0x10));
+        let xk = _mm_xor_si128(x, _mm_shuffle_epi32(x, 0x4e));
+        let hk = _mm_xor_si128(h, _mm_shuffle_epi32(h, 0x4e));
+        *mid = _mm_xor_si128(*mid, _mm_clmulepi64_si128(xk, hk, 0x00));
     }
+}
+
+/// The cross terms from Karatsuba's middle product: mid ⊕ lo ⊕ hi.
+#[inline(always)]
+fn karatsuba_mid(lo: __m128i, mid: __m128i, hi: __m128i) -> __m128i {
+    // SAFETY: SSE2 is enabled by every caller.
+    unsafe { _mm_xor_si128(mid, _mm_xor_si128(lo, hi)) }
 }
 
 /// `ghash::mul`'s shift by one and `ghash::reduce`, on registers: the 256-bit product is
@@ -129,9 +151,13 @@ pub fn update_wide(
         Feature::Ssse3
     ]));
     let whole = blocks.len() / (16 * WIDE_AGGREGATE) * (16 * WIDE_AGGREGATE);
-    // SAFETY: the features were just checked.
-    unsafe { update_wide_blocks(desc, y, &blocks[..whole]) };
-    update(powers, y, &blocks[whole..]);
+    if whole > 0 {
+        // SAFETY: the features were just checked.
+        unsafe { update_wide_blocks(desc, y, &blocks[..whole]) };
+    }
+    if whole < blocks.len() {
+        update(powers, y, &blocks[whole..]);
+    }
 }
 
 /// [`update_wide`]'s kernel over whole groups of sixteen blocks.
@@ -167,14 +193,17 @@ unsafe fn update_wide_blocks(desc: &[u128; WIDE_AGGREGATE], y: &mut u128, blocks
             } else {
                 x
             };
+            // Karatsuba per lane, as `product_into`.
             lo = _mm256_xor_si256(lo, _mm256_clmulepi64_epi128(x, h, 0x00));
             hi = _mm256_xor_si256(hi, _mm256_clmulepi64_epi128(x, h, 0x11));
-            mid = _mm256_xor_si256(mid, _mm256_clmulepi64_epi128(x, h, 0x01));
-            mid = _mm256_xor_si256(mid, _mm256_clmulepi64_epi128(x, h, 0x10));
+            let xk = _mm256_xor_si256(x, _mm256_shuffle_epi32(x, 0x4e));
+            let hk = _mm256_xor_si256(h, _mm256_shuffle_epi32(h, 0x4e));
+            mid = _mm256_xor_si256(mid, _mm256_clmulepi64_epi128(xk, hk, 0x00));
         }
         let fold =
             |v: __m256i| _mm_xor_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
-        acc = shift_reduce(fold(lo), fold(mid), fold(hi));
+        let (lo, hi) = (fold(lo), fold(hi));
+        acc = shift_reduce(lo, karatsuba_mid(lo, fold(mid), hi), hi);
     }
     // SAFETY: as the load above.
     unsafe { _mm_storeu_si128((y as *mut u128).cast(), acc) };

@@ -130,6 +130,7 @@ impl GhashKey {
     /// Folds `data` into the running hash `y`, as whole blocks with the last one padded
     /// with zeros (GCM pads the AAD and the ciphertext each to a block). To hash a long
     /// input in pieces, give every piece but the last a length that is a multiple of 16.
+    /// GHASH reads only public bytes (AAD, ciphertext), so the padding buffer is not wiped.
     pub fn update_padded(&self, y: &mut u128, data: &[u8]) {
         let whole = data.len() - data.len() % 16;
         let (blocks, rest) = data.split_at(whole);
@@ -138,14 +139,26 @@ impl GhashKey {
             let mut last = [0u8; 16];
             last[..rest.len()].copy_from_slice(rest);
             self.update_blocks(y, &last);
-            last.zeroize();
         }
     }
 
-    /// Folds in GCM's final block: the AAD and ciphertext lengths in bits.
-    pub fn update_lengths(&self, y: &mut u128, aad_bytes: u64, text_bytes: u64) {
+    /// Folds in the last of the text (padded) and GCM's final block, the AAD and
+    /// ciphertext lengths in bits. Whole groups of [`AGGREGATE`] blocks are hashed in
+    /// place; the rest goes through a small buffer together with the lengths block, so a
+    /// short message costs one call and one reduction (the buffer holds only ciphertext
+    /// and lengths, which are public, so it is not wiped).
+    pub fn update_final(&self, y: &mut u128, data: &[u8], aad_bytes: u64, text_bytes: u64) {
+        let direct = data.len() / (16 * AGGREGATE) * (16 * AGGREGATE);
+        let (head, tail) = data.split_at(direct);
+        if !head.is_empty() {
+            self.update_blocks(y, head);
+        }
+        let mut buf = [0u8; 16 * (AGGREGATE + 1)];
+        buf[..tail.len()].copy_from_slice(tail);
+        let at = tail.len().div_ceil(16) * 16;
         let lengths = ((aad_bytes as u128 * 8) << 64) | (text_bytes as u128 * 8);
-        self.update_blocks(y, &lengths.to_be_bytes());
+        buf[at..at + 16].copy_from_slice(&lengths.to_be_bytes());
+        self.update_blocks(y, &buf[..at + 16]);
     }
 
     /// Whole blocks on this key's backend.
@@ -313,11 +326,22 @@ mod tests {
             }
             ran.push(backend.name());
             let key = GhashKey::new(&h, backend);
-            for len in [0usize, 1, 15, 16, 17, 127, 128, 129, 255, 256, 1000] {
+            for len in [
+                0usize, 1, 15, 16, 17, 64, 127, 128, 129, 143, 144, 255, 256, 257, 1000,
+            ] {
                 let (mut a, mut b) = (7u128, 7u128);
                 soft.update_padded(&mut a, &data[..len]);
                 key.update_padded(&mut b, &data[..len]);
                 assert_eq!(a, b, "ghash/{}/len {len}", backend.name());
+                // The final step equals the padded text followed by the lengths block.
+                let lengths = ((3u128 * 8) << 64) | (len as u128 * 8);
+                soft.update_padded(&mut a, &lengths.to_be_bytes());
+                let mut d = 7u128;
+                key.update_final(&mut d, &data[..len], 3, len as u64);
+                let mut e = 7u128;
+                key.update_padded(&mut e, &data[..len]);
+                key.update_padded(&mut e, &lengths.to_be_bytes());
+                assert_eq!((d, e), (a, a), "ghash/{}/final, len {len}", backend.name());
             }
         }
         println!("GHASH backends run: {ran:?}");
