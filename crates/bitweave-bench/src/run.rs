@@ -226,6 +226,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
             Some("soft") | Some("ghash-soft") => vec![GhashBackend::Soft],
             Some("clmul128") => vec![GhashBackend::Clmul128],
             Some("clmul256") => vec![GhashBackend::Clmul256],
+            Some("clmul512") => vec![GhashBackend::Clmul512],
             _ => vec![GhashBackend::best()],
         };
         for ghash in backends {

@@ -158,7 +158,7 @@ fn pi_cipher_is_constant_time() {
 }
 
 /// AES-256-GCM on the GHASH backends valgrind runs: the masked-multiply `soft` and
-/// PCLMULQDQ (`clmul256`, the same kernel on VPCLMULQDQ, valgrind's CPU lacks), with the
+/// PCLMULQDQ (`clmul256` and `clmul512`, the same arithmetic on VPCLMULQDQ, valgrind's CPU lacks), with the
 /// AES backend the library picks under valgrind's CPU.
 #[test]
 fn aes_gcm_is_constant_time() {

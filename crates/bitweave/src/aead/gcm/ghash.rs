@@ -1,5 +1,6 @@
 //! GHASH (NIST SP 800-38D §6.4): the polynomial hash of GCM over GF(2^128) mod
-//! x^128 + x^7 + x^2 + x + 1, in backends that compute the same function: `clmul256`
+//! x^128 + x^7 + x^2 + x + 1, in backends that compute the same function: `clmul512`
+//! (VPCLMULQDQ, four blocks per register, sixteen per reduction), `clmul256`
 //! (VPCLMULQDQ, two blocks per register, sixteen per reduction), `clmul128` (PCLMULQDQ,
 //! eight per reduction) and `soft` (portable).
 //!
@@ -24,6 +25,8 @@ use crate::cpu::{self, Feature};
 pub const AGGREGATE: usize = 8;
 /// Blocks per reduction on 256-bit registers (two per register): H^16..H^1.
 pub const WIDE_AGGREGATE: usize = 16;
+/// Blocks per reduction on 512-bit registers (four per register): H^32..H^1.
+pub const ZMM_AGGREGATE: usize = 32;
 
 /// Which implementation a [`GhashKey`] runs on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -34,14 +37,17 @@ pub enum GhashBackend {
     Clmul128,
     /// x86-64 VPCLMULQDQ on 256-bit registers (AVX2), sixteen blocks per reduction.
     Clmul256,
+    /// x86-64 VPCLMULQDQ on 512-bit registers (AVX-512), sixteen blocks per reduction.
+    Clmul512,
 }
 
 impl GhashBackend {
     /// Every backend, the portable one first.
-    pub const ALL: [GhashBackend; 3] = [
+    pub const ALL: [GhashBackend; 4] = [
         GhashBackend::Soft,
         GhashBackend::Clmul128,
         GhashBackend::Clmul256,
+        GhashBackend::Clmul512,
     ];
 
     /// The name `bitweave list` and the tests print.
@@ -50,6 +56,7 @@ impl GhashBackend {
             GhashBackend::Soft => "soft",
             GhashBackend::Clmul128 => "clmul128",
             GhashBackend::Clmul256 => "clmul256",
+            GhashBackend::Clmul512 => "clmul512",
         }
     }
 
@@ -64,6 +71,10 @@ impl GhashBackend {
                 GhashBackend::Clmul128.available()
                     && cpu::has_all(&[Feature::Vpclmulqdq, Feature::Avx2])
             }
+            GhashBackend::Clmul512 => {
+                GhashBackend::Clmul256.available()
+                    && cpu::has_all(&[Feature::Avx512f, Feature::Avx512bw])
+            }
         }
     }
 
@@ -73,15 +84,20 @@ impl GhashBackend {
             GhashBackend::Soft => "nothing",
             GhashBackend::Clmul128 => "x86-64 pclmulqdq and ssse3",
             GhashBackend::Clmul256 => "x86-64 vpclmulqdq, avx2, pclmulqdq and ssse3",
+            GhashBackend::Clmul512 => "x86-64 avx512f, avx512bw, vpclmulqdq, pclmulqdq and ssse3",
         }
     }
 
     /// The fastest backend this CPU can run.
     pub fn best() -> Self {
-        [GhashBackend::Clmul256, GhashBackend::Clmul128]
-            .into_iter()
-            .find(|b| b.available())
-            .unwrap_or(GhashBackend::Soft)
+        [
+            GhashBackend::Clmul512,
+            GhashBackend::Clmul256,
+            GhashBackend::Clmul128,
+        ]
+        .into_iter()
+        .find(|b| b.available())
+        .unwrap_or(GhashBackend::Soft)
     }
 }
 
@@ -90,9 +106,10 @@ impl GhashBackend {
 pub struct GhashKey {
     /// `powers[i]` = H^(i+1), each a block read as a big-endian integer.
     powers: [u128; AGGREGATE],
-    /// H^16..H^1, highest first (the 256-bit kernel loads them in pairs; x86-64 only).
+    /// H^32..H^1, highest first (the 512-bit kernel loads them in fours, the 256-bit one
+    /// the last sixteen in pairs; x86-64 only).
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-    desc: [u128; WIDE_AGGREGATE],
+    desc: [u128; ZMM_AGGREGATE],
     #[zeroize(skip)]
     backend: GhashBackend,
 }
@@ -107,8 +124,8 @@ impl GhashKey {
             backend.name()
         );
         let h = u128::from_be_bytes(*h);
-        let mut up = [h; WIDE_AGGREGATE];
-        for i in 1..WIDE_AGGREGATE {
+        let mut up = [h; ZMM_AGGREGATE];
+        for i in 1..ZMM_AGGREGATE {
             up[i] = mul(up[i - 1], h);
         }
         let mut powers = [0u128; AGGREGATE];
@@ -161,6 +178,14 @@ impl GhashKey {
         self.update_blocks(y, &buf[..at + 16]);
     }
 
+    /// H^16..H^1, the tail of `desc`.
+    #[cfg(target_arch = "x86_64")]
+    fn desc16(&self) -> &[u128; WIDE_AGGREGATE] {
+        self.desc[ZMM_AGGREGATE - WIDE_AGGREGATE..]
+            .try_into()
+            .expect("16 powers")
+    }
+
     /// Whole blocks on this key's backend.
     fn update_blocks(&self, y: &mut u128, blocks: &[u8]) {
         match self.backend {
@@ -173,9 +198,15 @@ impl GhashKey {
             }
             GhashBackend::Clmul256 => {
                 #[cfg(target_arch = "x86_64")]
-                super::clmul::update_wide(&self.powers, &self.desc, y, blocks);
+                super::clmul::update_wide(&self.powers, self.desc16(), y, blocks);
                 #[cfg(not(target_arch = "x86_64"))]
                 unreachable!("clmul256 is x86-64 only")
+            }
+            GhashBackend::Clmul512 => {
+                #[cfg(target_arch = "x86_64")]
+                super::clmul::update_512(&self.powers, &self.desc, y, blocks);
+                #[cfg(not(target_arch = "x86_64"))]
+                unreachable!("clmul512 is x86-64 only")
             }
         }
     }
