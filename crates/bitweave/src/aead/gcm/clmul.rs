@@ -222,13 +222,14 @@ unsafe fn update_wide_blocks(desc: &[u128; WIDE_AGGREGATE], y: &mut u128, blocks
 
 /// Folds whole blocks into `y` thirty-two at a time on 512-bit registers: four blocks per
 /// register, multiplied by H^32..H^1 (`desc`), the lanes summed and reduced once; fewer
-/// than thirty-two left go to [`update_wide`]. A VPCLMULQDQ issues at the same rate whatever its
+/// than thirty-two left go to [`update_wide`] (with `desc16`, the last sixteen powers). A VPCLMULQDQ issues at the same rate whatever its
 /// width on the cores measured (Zen 4), so four blocks per instruction halve
 /// [`update_wide`]'s multiplier time. Panics if this CPU lacks AVX-512F/BW, VPCLMULQDQ,
 /// PCLMULQDQ or SSSE3.
 pub fn update_512(
     powers: &[u128; AGGREGATE],
     desc: &[u128; ZMM_AGGREGATE],
+    desc16: &[u128; WIDE_AGGREGATE],
     y: &mut u128,
     blocks: &[u8],
 ) {
@@ -246,9 +247,6 @@ pub fn update_512(
         unsafe { update_512_blocks(desc, y, &blocks[..whole]) };
     }
     if whole < blocks.len() {
-        let desc16 = desc[ZMM_AGGREGATE - WIDE_AGGREGATE..]
-            .try_into()
-            .expect("16 powers");
         update_wide(powers, desc16, y, &blocks[whole..]);
     }
 }

@@ -204,7 +204,7 @@ impl GhashKey {
             }
             GhashBackend::Clmul512 => {
                 #[cfg(target_arch = "x86_64")]
-                super::clmul::update_512(&self.powers, &self.desc, y, blocks);
+                super::clmul::update_512(&self.powers, &self.desc, self.desc16(), y, blocks);
                 #[cfg(not(target_arch = "x86_64"))]
                 unreachable!("clmul512 is x86-64 only")
             }

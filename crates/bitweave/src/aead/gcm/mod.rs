@@ -89,9 +89,7 @@ impl AesGcm {
         let mut y = self.hash_aad(aad);
         if data.len() <= SHORT {
             let mut buf = [0u8; 16 + SHORT];
-            let buf = &mut buf[..16 + data.len()];
-            buf[16..].copy_from_slice(data);
-            self.aes.ctr_keystream_xor(&mut j0(nonce), buf);
+            let buf = self.short_keystream(nonce, data, &mut buf);
             data.copy_from_slice(&buf[16..]);
             self.ghash.update_final(&mut y, data, lengths.0, lengths.1);
             let tag = masked(y, &buf[..16]);
@@ -127,9 +125,7 @@ impl AesGcm {
         let mut buf = [0u8; 16 + SHORT];
         let (expected, first) = if short {
             self.ghash.update_final(&mut y, data, lengths.0, lengths.1);
-            let buf = &mut buf[..16 + data.len()];
-            buf[16..].copy_from_slice(data);
-            self.aes.ctr_keystream_xor(&mut j0(nonce), buf);
+            let buf = self.short_keystream(nonce, data, &mut buf);
             (masked(y, &buf[..16]), None)
         } else {
             let (first, tag_mask) = self.first_counter(nonce);
@@ -154,6 +150,20 @@ impl AesGcm {
         };
         crate::bytes::wipe(&mut buf);
         verdict
+    }
+
+    /// For messages of at most [`SHORT`] bytes: `buf` becomes E_K(J0) ‖ (`data` ⊕
+    /// keystream) from one AES call; returns that much of it.
+    fn short_keystream<'b>(
+        &self,
+        nonce: &[u8; 12],
+        data: &[u8],
+        buf: &'b mut [u8; 16 + SHORT],
+    ) -> &'b mut [u8] {
+        let buf = &mut buf[..16 + data.len()];
+        buf[16..].copy_from_slice(data);
+        self.aes.ctr_keystream_xor(&mut j0(nonce), buf);
+        buf
     }
 
     /// The hash after the AAD.
