@@ -26,8 +26,9 @@ pub enum Kind {
     Block(CipherKind, &'static str),
     /// π-Cipher on a named backend: encrypt, decrypt, forged-tag decrypt, `tags_equal`.
     Pi(PiVariant, &'static str),
-    /// AES-256-GCM on a named GHASH backend: encrypt, decrypt, forged-tag decrypt.
-    Gcm(GhashBackend),
+    /// AES-256-GCM on a named GHASH backend and AES backend (`None`: the default):
+    /// encrypt, decrypt, forged-tag decrypt.
+    Gcm(GhashBackend, Option<&'static str>),
     /// A deliberately leaky function: memcheck must report it.
     Leak(&'static str),
 }
@@ -68,9 +69,14 @@ pub fn targets() -> Vec<Target> {
     for b in GhashBackend::ALL {
         v.push(Target {
             name: format!("aes-256-gcm/ghash-{}", b.name()),
-            kind: Kind::Gcm(b),
+            kind: Kind::Gcm(b, None),
         });
     }
+    // The AES-NI tier's loop, AES-NI and PCLMULQDQ interleaved.
+    v.push(Target {
+        name: "aes-256-gcm/stitched-aesni-clmul128".into(),
+        kind: Kind::Gcm(GhashBackend::Clmul128, Some("aesni")),
+    });
     for l in LEAKS {
         v.push(Target {
             name: format!("leak/{l}"),
@@ -104,11 +110,16 @@ pub fn runnable(t: &Target) -> Result<(), String> {
                     Err(b.needs())
                 }
             }),
-        Kind::Gcm(b) => {
-            if b.available() {
-                Ok(())
-            } else {
+        Kind::Gcm(b, aes) => {
+            if !b.available() {
                 Err(b.needs().into())
+            } else if let Some(aes) = aes {
+                runnable(&Target {
+                    name: String::new(),
+                    kind: Kind::Block(CipherKind::Aes256, aes),
+                })
+            } else {
+                Ok(())
             }
         }
         Kind::Leak(_) => Ok(()),
@@ -121,7 +132,7 @@ pub fn run(t: &Target, rng: &mut StdRng) -> Result<(), String> {
     match t.kind {
         Kind::Block(kind, backend) => run_block(kind, backend, rng),
         Kind::Pi(var, backend) => run_pi(var, backend, rng),
-        Kind::Gcm(backend) => run_gcm(backend, rng),
+        Kind::Gcm(backend, aes) => run_gcm(backend, aes, rng),
         Kind::Leak(what) => run_leak(what, rng),
     }
 }
@@ -299,9 +310,12 @@ fn run_pi(var: PiVariant, backend: &str, rng: &mut StdRng) -> Result<(), String>
     Ok(())
 }
 
-fn run_gcm(backend: GhashBackend, rng: &mut StdRng) -> Result<(), String> {
+fn run_gcm(backend: GhashBackend, aes: Option<&str>, rng: &mut StdRng) -> Result<(), String> {
     let key = secret(rng, 32)?;
-    let gcm = AesGcm::with_ghash(&key, backend).map_err(lib)?;
+    let gcm = AesGcm::with_backends(&key, backend, aes).map_err(lib)?;
+    if aes == Some("aesni") && backend == GhashBackend::Clmul128 && !gcm.is_stitched() {
+        return Err("gcm: aesni with clmul128 did not take the stitched loop".into());
+    }
     let nonce: [u8; 12] = secret(rng, 12)?.try_into().expect("12 bytes");
     // Two aggregated groups of eight blocks, single blocks and a partial one, in the AAD
     // and the text.

@@ -159,10 +159,15 @@ fn pi_cipher_is_constant_time() {
 
 /// AES-256-GCM on the GHASH backends valgrind runs: the masked-multiply `soft` and
 /// PCLMULQDQ (`clmul256` and `clmul512`, the same arithmetic on VPCLMULQDQ, valgrind's CPU lacks), with the
-/// AES backend the library picks under valgrind's CPU.
+/// AES backend the library picks under valgrind's CPU; and the AES-NI tier's stitched
+/// loop (AES-NI and PCLMULQDQ interleaved).
 #[test]
 fn aes_gcm_is_constant_time() {
-    assert_constant_time(&["aes-256-gcm/ghash-soft", "aes-256-gcm/ghash-clmul128"]);
+    assert_constant_time(&[
+        "aes-256-gcm/ghash-soft",
+        "aes-256-gcm/ghash-clmul128",
+        "aes-256-gcm/stitched-aesni-clmul128",
+    ]);
 }
 
 /// The controls: a secret-indexed table, an early-exit comparison, the smallest of each

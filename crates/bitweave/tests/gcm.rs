@@ -64,7 +64,18 @@ fn specification_test_cases() {
 fn matches_openssl_on_random_inputs() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(0x6c6d);
     let mut lengths: Vec<usize> = (0..=300).collect();
-    lengths.extend([4095, 16 * 1024 - 1, 16 * 1024, 16 * 1024 + 17, 70_000]);
+    lengths.extend([
+        383,
+        384,
+        385,
+        1024,
+        1025,
+        4095,
+        16 * 1024 - 1,
+        16 * 1024,
+        16 * 1024 + 17,
+        70_000,
+    ]);
     for backend in backends() {
         for &len in &lengths {
             let key_len = [16, 24, 32][len % 3];
@@ -79,30 +90,62 @@ fn matches_openssl_on_random_inputs() {
             };
             let mut want_tag = [0u8; 16];
             let want = encrypt_aead(cipher, &key, Some(&nonce), &aad, &pt, &mut want_tag).unwrap();
-            let gcm = AesGcm::with_ghash(&key, backend).unwrap();
-            let mut data = pt.clone();
-            let tag = gcm.encrypt_in_place(&nonce, &aad, &mut data).unwrap();
-            let name = format!(
-                "aes-{}-gcm/{}/len {len}/aad {}",
-                key_len * 8,
-                backend.name(),
-                aad.len()
-            );
-            assert!(data == want, "{name}: ciphertext differs from OpenSSL's");
-            assert_eq!(tag, want_tag, "{name}: tag differs from OpenSSL's");
-            gcm.decrypt_in_place(&nonce, &aad, &mut data, &tag).unwrap();
-            assert!(data == pt, "{name}: round trip");
+            for aes in aes_backends() {
+                let gcm = AesGcm::with_backends(&key, backend, aes).unwrap();
+                let mut data = pt.clone();
+                let tag = gcm.encrypt_in_place(&nonce, &aad, &mut data).unwrap();
+                let name = format!(
+                    "aes-{}-gcm/{}/aes {}/len {len}/aad {}",
+                    key_len * 8,
+                    backend.name(),
+                    aes.unwrap_or("default"),
+                    aad.len()
+                );
+                assert!(data == want, "{name}: ciphertext differs from OpenSSL's");
+                assert_eq!(tag, want_tag, "{name}: tag differs from OpenSSL's");
+                gcm.decrypt_in_place(&nonce, &aad, &mut data, &tag).unwrap();
+                assert!(data == pt, "{name}: round trip");
+            }
         }
     }
 }
 
+/// The default AES backend, and `aesni` where this CPU runs it: with `clmul128` it takes
+/// the stitched loop (AES-NI and PCLMULQDQ interleaved), which the default takes only on
+/// the AES-NI tier.
+fn aes_backends() -> Vec<Option<&'static str>> {
+    let mut out = vec![None];
+    match AesGcm::with_backends(&[0; 16], GhashBackend::Soft, Some("aesni")) {
+        Ok(_) => out.push(Some("aesni")),
+        Err(e) => println!("AES backend aesni not run: {e}"),
+    }
+    out
+}
+
 #[test]
 fn tampering_fails_and_leaves_the_ciphertext() {
-    let gcm = AesGcm::new(&[3; 32]).unwrap();
+    for aes in aes_backends() {
+        // On `aesni`, `clmul128` where it runs: the stitched loop.
+        let ghash = match aes {
+            Some(_) if GhashBackend::Clmul128.available() => GhashBackend::Clmul128,
+            _ => GhashBackend::best(),
+        };
+        let gcm = AesGcm::with_backends(&[3; 32], ghash, aes).unwrap();
+        println!(
+            "tampering: aes {}, {}{}",
+            aes.unwrap_or("default"),
+            ghash.name(),
+            if gcm.is_stitched() { ", stitched" } else { "" }
+        );
+        tampering_fails_on(&gcm, aes.unwrap_or("default"));
+    }
+}
+
+fn tampering_fails_on(gcm: &AesGcm, aes: &str) {
     let nonce = [9; 12];
     // Short messages (one AES call, decrypted into a buffer) and long ones (in place,
     // the keystream put back on failure), across the 16 KiB piece boundary.
-    for len in [1usize, 64, 240, 241, 1000, 16 * 1024 + 5] {
+    for len in [1usize, 64, 240, 241, 256, 1000, 16 * 1024 + 5] {
         let pt = vec![0x5a; len];
         let mut ct = pt.clone();
         let tag = gcm.encrypt_in_place(&nonce, b"ad", &mut ct).unwrap();
@@ -124,11 +167,11 @@ fn tampering_fails_and_leaves_the_ciphertext() {
             let err = gcm.decrypt_in_place(&n, aad, &mut data, &t).unwrap_err();
             assert!(
                 matches!(err, Error::TagMismatch),
-                "len {len}, {what}: {err}"
+                "aes {aes}, len {len}, {what}: {err}"
             );
             assert!(
                 data == before,
-                "len {len}, {what}: the ciphertext was not restored"
+                "aes {aes}, len {len}, {what}: the ciphertext was not restored"
             );
         }
     }

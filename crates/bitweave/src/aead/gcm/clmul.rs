@@ -48,7 +48,7 @@ unsafe fn update_blocks(powers: &[u128; AGGREGATE], y: &mut u128, blocks: &[u8])
 
 /// (acc ⊕ X_1)·H^n ⊕ X_2·H^(n-1) ⊕ … ⊕ X_n·H, reduced: the first `n` blocks of `group`.
 #[inline(always)]
-fn fold_group(
+pub(super) fn fold_group(
     acc: __m128i,
     group: &[u8],
     n: usize,
@@ -89,7 +89,13 @@ fn fold_group(
 /// reduction. The multiplier is the bottleneck of GHASH, so a quarter fewer multiplies is
 /// a quarter less time.
 #[inline(always)]
-fn product_into(x: __m128i, h: __m128i, lo: &mut __m128i, mid: &mut __m128i, hi: &mut __m128i) {
+pub(super) fn product_into(
+    x: __m128i,
+    h: __m128i,
+    lo: &mut __m128i,
+    mid: &mut __m128i,
+    hi: &mut __m128i,
+) {
     // SAFETY: the whole body: PCLMULQDQ and SSE2 are enabled by every caller (the kernels below).
     unsafe {
         *lo = _mm_xor_si128(*lo, _mm_clmulepi64_si128(x, h, 0x00));
@@ -102,7 +108,7 @@ fn product_into(x: __m128i, h: __m128i, lo: &mut __m128i, mid: &mut __m128i, hi:
 
 /// The cross terms from Karatsuba's middle product: mid ⊕ lo ⊕ hi.
 #[inline(always)]
-fn karatsuba_mid(lo: __m128i, mid: __m128i, hi: __m128i) -> __m128i {
+pub(super) fn karatsuba_mid(lo: __m128i, mid: __m128i, hi: __m128i) -> __m128i {
     // SAFETY: SSE2 is enabled by every caller.
     unsafe { _mm_xor_si128(mid, _mm_xor_si128(lo, hi)) }
 }
@@ -112,7 +118,7 @@ fn karatsuba_mid(lo: __m128i, mid: __m128i, hi: __m128i) -> __m128i {
 /// folded back with shifts by 1, 2 and 7. SSE shifts are per 64-bit lane, so the bits a
 /// 128-bit shift moves across lanes are carried by byte shifts.
 #[inline(always)]
-fn shift_reduce(lo: __m128i, mid: __m128i, hi: __m128i) -> __m128i {
+pub(super) fn shift_reduce(lo: __m128i, mid: __m128i, hi: __m128i) -> __m128i {
     // SAFETY: the whole body: SSE2 is enabled by every caller.
     unsafe {
         let p0 = _mm_xor_si128(lo, _mm_slli_si128(mid, 8));

@@ -178,6 +178,12 @@ impl GhashKey {
         self.update_blocks(y, &buf[..at + 16]);
     }
 
+    /// H^1..H^8, for the stitched AES-NI loop.
+    #[cfg(target_arch = "x86_64")]
+    pub(super) fn powers(&self) -> &[u128; AGGREGATE] {
+        &self.powers
+    }
+
     /// H^16..H^1, the tail of `desc`.
     #[cfg(target_arch = "x86_64")]
     fn desc16(&self) -> &[u128; WIDE_AGGREGATE] {

@@ -19,6 +19,11 @@
 mod clmul;
 #[doc(hidden)]
 pub mod ghash;
+#[cfg(target_arch = "x86_64")]
+mod stitched;
+
+#[cfg(target_arch = "x86_64")]
+use std::sync::Arc;
 
 use zeroize::Zeroize;
 
@@ -27,6 +32,11 @@ use crate::cipher::{CipherKind, ModeKernels};
 use crate::engine::Cipher;
 use crate::error::{Error, Result};
 pub use ghash::{GhashBackend, GhashKey};
+#[cfg(target_arch = "x86_64")]
+use {
+    crate::cipher::aes::x86::{AesX86, Level},
+    stitched::Direction,
+};
 
 /// Bytes hashed and en/decrypted together: small enough to stay in L1 between the two
 /// passes, large enough that the per-call costs vanish.
@@ -41,6 +51,10 @@ pub const MAX_TEXT: u64 = (1 << 36) - 32;
 pub struct AesGcm {
     aes: Cipher,
     ghash: GhashKey,
+    /// Where AES runs on AES-NI and GHASH on `clmul128` (the AES-NI tier): the same key
+    /// on AES-NI for the loop that interleaves the two ([`stitched`]).
+    #[cfg(target_arch = "x86_64")]
+    stitched: Option<Arc<AesX86>>,
 }
 
 impl AesGcm {
@@ -52,6 +66,14 @@ impl AesGcm {
     /// Keys it on a given GHASH backend (for tests and benchmarks); an unavailable one is
     /// an error.
     pub fn with_ghash(key: &[u8], backend: GhashBackend) -> Result<Self> {
+        Self::with_backends(key, backend, None)
+    }
+
+    /// Keys it on a given GHASH backend and AES backend (a name as
+    /// [`Cipher::with_backend`] takes, `None` for the best), for tests and benchmarks: on
+    /// `aesni` with `clmul128` the two run interleaved in one loop, as on the AES-NI tier.
+    /// An unavailable backend is an error.
+    pub fn with_backends(key: &[u8], backend: GhashBackend, aes: Option<&str>) -> Result<Self> {
         let kind = match key.len() {
             16 => CipherKind::Aes128,
             24 => CipherKind::Aes192,
@@ -63,18 +85,37 @@ impl AesGcm {
                 needs: backend.needs().to_string(),
             });
         }
-        let aes = Cipher::new(kind, key)?;
+        let aes = Cipher::with_backend(kind, key, aes)?;
         // H = E_K(0^128): the keystream of counter block zero.
         let mut h = [0u8; 16];
         aes.ctr_keystream_xor(&mut [0u8; 16], &mut h);
         let ghash = GhashKey::new(&h, backend);
         h.zeroize();
-        Ok(AesGcm { aes, ghash })
+        #[cfg(target_arch = "x86_64")]
+        let stitched = (backend == GhashBackend::Clmul128
+            && aes.blocks_backend(PIECE) == "aesni"
+            && crate::cpu::has_all(&stitched::FEATURES))
+        .then(|| AesX86::new_shared(key, Level::AesNi))
+        .flatten();
+        Ok(AesGcm {
+            aes,
+            ghash,
+            #[cfg(target_arch = "x86_64")]
+            stitched,
+        })
     }
 
     /// The GHASH backend in use.
     pub fn ghash_backend(&self) -> GhashBackend {
         self.ghash.backend()
+    }
+
+    /// Whether AES and GHASH run interleaved in one loop (AES-NI with `clmul128`).
+    pub fn is_stitched(&self) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        return self.stitched.is_some();
+        #[cfg(not(target_arch = "x86_64"))]
+        false
     }
 
     /// Encrypts `data` in place and returns the tag over `aad` and the ciphertext.
@@ -97,7 +138,8 @@ impl AesGcm {
             return Ok(tag);
         }
         let (mut counter, tag_mask) = self.first_counter(nonce);
-        let mut pieces = data.chunks_mut(PIECE).peekable();
+        let done = self.stitched_bulk(&mut counter, &mut y, data, true);
+        let mut pieces = data[done..].chunks_mut(PIECE).peekable();
         while let Some(piece) = pieces.next() {
             self.aes.ctr_keystream_xor(&mut counter, piece);
             self.hash_piece(&mut y, piece, pieces.peek().is_none(), lengths);
@@ -130,7 +172,8 @@ impl AesGcm {
         } else {
             let (first, tag_mask) = self.first_counter(nonce);
             let mut counter = first;
-            let mut pieces = data.chunks_mut(PIECE).peekable();
+            let done = self.stitched_bulk(&mut counter, &mut y, data, false);
+            let mut pieces = data[done..].chunks_mut(PIECE).peekable();
             while let Some(piece) = pieces.next() {
                 self.hash_piece(&mut y, piece, pieces.peek().is_none(), lengths);
                 self.aes.ctr_keystream_xor(&mut counter, piece);
@@ -164,6 +207,37 @@ impl AesGcm {
         buf[16..].copy_from_slice(data);
         self.aes.ctr_keystream_xor(&mut j0(nonce), buf);
         buf
+    }
+
+    /// On the AES-NI tier, en- or decrypts and hashes all but the last 1..=128 bytes of
+    /// `data` in the stitched loop and returns how many bytes that was (0 elsewhere). The
+    /// rest always goes the general way, whose last piece also hashes the lengths block.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
+    fn stitched_bulk(
+        &self,
+        counter: &mut [u8; 16],
+        y: &mut u128,
+        data: &mut [u8],
+        encrypt: bool,
+    ) -> usize {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(aes) = &self.stitched {
+            let bulk = data.len().saturating_sub(1) / stitched::GROUP * stitched::GROUP;
+            let direction = if encrypt {
+                Direction::Encrypt
+            } else {
+                Direction::Decrypt
+            };
+            return stitched::crypt_groups(
+                aes,
+                self.ghash.powers(),
+                counter,
+                y,
+                &mut data[..bulk],
+                direction,
+            );
+        }
+        0
     }
 
     /// The hash after the AAD.

@@ -193,6 +193,13 @@ impl AesX86 {
         Some(aes)
     }
 
+    /// The encryption round keys as 128-bit vectors (rounds + 1 of them are used) and the
+    /// round count: for kernels outside this module that run AES rounds beside other
+    /// work (AES-GCM's stitched loop on AES-NI).
+    pub(crate) fn encryption_keys(&self) -> (&[__m128i; 15], usize) {
+        (self.enc.v128(), self.rounds)
+    }
+
     /// Fills both directions' round keys from `key`: AES-128 and AES-256 by
     /// `AESKEYGENASSIST` (a word chain through a general-purpose register per SubWord,
     /// as the generic schedule runs it, took three times as long), AES-192, whose
