@@ -1,6 +1,6 @@
 //! `clmul128` and `clmul256`: GHASH on x86-64 PCLMULQDQ, and on VPCLMULQDQ with two
 //! blocks per 256-bit register (sixteen blocks per reduction) for long inputs. Eight blocks are multiplied by H^8..H^1 and
-//! their 256-bit products summed before one shift-and-reduce (aggregated reduction, as in
+//! their 256-bit products summed before one reduction (aggregated reduction, as in
 //! Gueron and Kounavis's white paper), so the reduction's dozen operations are paid once
 //! per 128 bytes and the 32 multiplies of a group are independent of one another.
 //! The arithmetic is [`super::ghash`]'s, lane by lane: a register holds a block as one
@@ -79,7 +79,7 @@ pub(super) fn fold_group(
             &mut mid,
             &mut hi,
         );
-        shift_reduce(lo, karatsuba_mid(lo, mid, hi), hi)
+        reduce(lo, karatsuba_mid(lo, mid, hi), hi)
     }
 }
 
@@ -113,24 +113,18 @@ pub(super) fn karatsuba_mid(lo: __m128i, mid: __m128i, hi: __m128i) -> __m128i {
     unsafe { _mm_xor_si128(mid, _mm_xor_si128(lo, hi)) }
 }
 
-/// `ghash::mul`'s shift by one and `ghash::reduce`, on registers: the 256-bit product is
-/// assembled from `lo`, `mid`, `hi`, shifted left one bit, and its high-degree half
-/// folded back with shifts by 1, 2 and 7. SSE shifts are per 64-bit lane, so the bits a
-/// 128-bit shift moves across lanes are carried by byte shifts.
+/// `ghash::reduce`, on registers: the 256-bit product is assembled from `lo`, `mid`,
+/// `hi` and its high-degree half folded back with shifts by 1, 2 and 7. The powers are
+/// kept divided by x (`ghash::X_INVERSE`), so the product needs no one-bit shift first.
+/// SSE shifts are per 64-bit lane, so the bits a 128-bit shift moves across lanes are
+/// carried by byte shifts.
 #[inline(always)]
-pub(super) fn shift_reduce(lo: __m128i, mid: __m128i, hi: __m128i) -> __m128i {
+pub(super) fn reduce(lo: __m128i, mid: __m128i, hi: __m128i) -> __m128i {
     // SAFETY: the whole body: SSE2 is enabled by every caller.
     unsafe {
-        let p0 = _mm_xor_si128(lo, _mm_slli_si128(mid, 8));
-        let p1 = _mm_xor_si128(hi, _mm_srli_si128(mid, 8));
-        // The 256-bit value p1 ‖ p0, shifted left by one.
-        let c0 = _mm_srli_epi64(p0, 63);
-        let c1 = _mm_srli_epi64(p1, 63);
-        let v_lo = _mm_or_si128(_mm_slli_epi64(p0, 1), _mm_slli_si128(c0, 8));
-        let v_hi = _mm_or_si128(
-            _mm_or_si128(_mm_slli_epi64(p1, 1), _mm_slli_si128(c1, 8)),
-            _mm_srli_si128(c0, 8),
-        );
+        // The 256-bit product v_hi ‖ v_lo.
+        let v_lo = _mm_xor_si128(lo, _mm_slli_si128(mid, 8));
+        let v_hi = _mm_xor_si128(hi, _mm_srli_si128(mid, 8));
         // t: each lane's bits that the shifts by 1, 2, 7 move out of it (to the lane below,
         // or out of the 128 bits as `w`, which is folded in again).
         let t = _mm_xor_si128(
@@ -220,7 +214,7 @@ unsafe fn update_wide_blocks(desc: &[u128; WIDE_AGGREGATE], y: &mut u128, blocks
         let (mut lo, mut mid, mut hi) = (fold(lo), fold(mid), fold(hi));
         // The running hash times H^16, added last (see `update_512_blocks`).
         product_into(acc, h16, &mut lo, &mut mid, &mut hi);
-        acc = shift_reduce(lo, karatsuba_mid(lo, mid, hi), hi);
+        acc = reduce(lo, karatsuba_mid(lo, mid, hi), hi);
     }
     // SAFETY: as the load above.
     unsafe { _mm_storeu_si128((y as *mut u128).cast(), acc) };
@@ -301,7 +295,7 @@ unsafe fn update_512_blocks(desc: &[u128; ZMM_AGGREGATE], y: &mut u128, blocks: 
         // product is taken apart and last, so that only one multiply and the reduction
         // wait for the previous group; the block products overlap that chain.
         product_into(acc, h32, &mut lo, &mut mid, &mut hi);
-        acc = shift_reduce(lo, karatsuba_mid(lo, mid, hi), hi);
+        acc = reduce(lo, karatsuba_mid(lo, mid, hi), hi);
     }
     // SAFETY: as the load above.
     unsafe { _mm_storeu_si128((y as *mut u128).cast(), acc) };
