@@ -318,6 +318,13 @@ mod tests {
             .fold(0u128, |acc, i| acc ^ ((x as u128) << i))
     }
 
+    #[test]
+    fn x_inverse_times_x_is_one() {
+        // In the reversed representation 1 is bit 127 and x is bit 126.
+        assert_eq!(mul_spec(X_INVERSE, 1 << 126), 1 << 127);
+        assert_eq!(mul(X_INVERSE, 1 << 126), 1 << 127);
+    }
+
     /// GF(2^128) product by SP 800-38D's Algorithm 1, on the bytes.
     fn mul_spec(x: u128, y: u128) -> u128 {
         const R: u128 = 0xe1 << 120;
