@@ -139,10 +139,9 @@ impl AesGcm {
         }
         let (mut counter, tag_mask) = self.first_counter(nonce);
         let done = self.stitched_bulk(&mut counter, &mut y, data, true);
-        let mut pieces = data[done..].chunks_mut(PIECE).peekable();
-        while let Some(piece) = pieces.next() {
+        for (piece, last) in pieces(&mut data[done..]) {
             self.aes.ctr_keystream_xor(&mut counter, piece);
-            self.hash_piece(&mut y, piece, pieces.peek().is_none(), lengths);
+            self.hash_piece(&mut y, piece, last, lengths);
         }
         Ok(masked(y, &tag_mask))
     }
@@ -173,9 +172,8 @@ impl AesGcm {
             let (first, tag_mask) = self.first_counter(nonce);
             let mut counter = first;
             let done = self.stitched_bulk(&mut counter, &mut y, data, false);
-            let mut pieces = data[done..].chunks_mut(PIECE).peekable();
-            while let Some(piece) = pieces.next() {
-                self.hash_piece(&mut y, piece, pieces.peek().is_none(), lengths);
+            for (piece, last) in pieces(&mut data[done..]) {
+                self.hash_piece(&mut y, piece, last, lengths);
                 self.aes.ctr_keystream_xor(&mut counter, piece);
             }
             (masked(y, &tag_mask), Some(first))
@@ -209,9 +207,10 @@ impl AesGcm {
         buf
     }
 
-    /// On the AES-NI tier, en- or decrypts and hashes all but the last 1..=128 bytes of
-    /// `data` in the stitched loop and returns how many bytes that was (0 elsewhere). The
-    /// rest always goes the general way, whose last piece also hashes the lengths block.
+    /// On the AES-NI tier, en- or decrypts and hashes the whole 128-byte groups of `data`
+    /// in the stitched loop and returns how many bytes that was (0 elsewhere). The rest
+    /// (possibly nothing) goes the general way, whose last piece also hashes the lengths
+    /// block.
     #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
     fn stitched_bulk(
         &self,
@@ -222,7 +221,7 @@ impl AesGcm {
     ) -> usize {
         #[cfg(target_arch = "x86_64")]
         if let Some(aes) = &self.stitched {
-            let bulk = data.len().saturating_sub(1) / stitched::GROUP * stitched::GROUP;
+            let bulk = data.len() / stitched::GROUP * stitched::GROUP;
             let direction = if encrypt {
                 Direction::Encrypt
             } else {
@@ -266,6 +265,17 @@ impl AesGcm {
         self.aes.ctr_keystream_xor(&mut counter, &mut tag_mask);
         (counter, tag_mask)
     }
+}
+
+/// `data` in pieces of [`PIECE`] bytes, each with whether it is the last. Empty `data`
+/// is one empty piece, so the lengths block is hashed whatever is left.
+fn pieces(data: &mut [u8]) -> impl Iterator<Item = (&mut [u8], bool)> {
+    let count = data.len().div_ceil(PIECE);
+    let empty = data.is_empty().then(<&mut [u8]>::default);
+    data.chunks_mut(PIECE)
+        .chain(empty)
+        .enumerate()
+        .map(move |(i, piece)| (piece, i + 1 >= count))
 }
 
 /// Messages up to this many bytes take one AES call for E_K(J0) and their keystream
