@@ -1,5 +1,5 @@
 //! The dudect-style timing test, for the paths valgrind cannot execute (AVX-512
-//! bitsliced, VAES, GFNI, the AVX-512 DES rounds, AVX-512 π-Cipher), the mode kernels on the default backends and
+//! bitsliced, VAES, GFNI, the AVX-512 DES rounds, AVX-512 π-Cipher, VPCLMULQDQ GHASH), the mode kernels on the default backends and
 //! the two comparisons; the planted leaks, `soft` AES under a table-flushing attacker
 //! among them, must fail it. Targets this CPU lacks are reported as skipped, never as passed.
 //!
@@ -12,7 +12,7 @@
 use std::sync::Mutex;
 use std::time::Duration;
 
-use bitweave_ct::probes::{self, Outcome, CONTROLS, MODE_KERNELS};
+use bitweave_ct::probes::{self, Outcome, CONTROLS, GCM_TARGETS, MODE_KERNELS};
 use bitweave_ct::ttest::Verdict;
 
 static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
@@ -126,6 +126,14 @@ fn pi_avx512_is_constant_time_in_time() {
         "pi32cipher128v2/avx512",
         "pi64cipher256v2/avx512",
     ]);
+}
+
+/// AES-256-GCM on the VPCLMULQDQ GHASH kernels (ctgrind runs `soft`, `clmul128` and the
+/// stitched AES-NI loop; valgrind has no VPCLMULQDQ).
+#[test]
+#[ignore = "exhaustive set: .ci/run runs it (cargo test -- --ignored)"]
+fn gcm_wide_ghash_is_constant_time_in_time() {
+    assert_constant_time(&GCM_TARGETS);
 }
 
 /// The mode kernels users run (CTR, CBC/CFB decryption rows, the serial CBC/CFB8/OFB
