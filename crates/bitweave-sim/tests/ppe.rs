@@ -4,7 +4,7 @@ use bitweave::aead::{PiCipher, PiVariant};
 use bitweave_sim::ppe::asm::{assemble, Env};
 use bitweave_sim::ppe::custom::{CoreWidth, CustomConfig, CustomCore};
 use bitweave_sim::ppe::isa::{Instruction, INSTRUCTION_BITS};
-use bitweave_sim::ppe::pe::{Ppe, PpeConfig};
+use bitweave_sim::ppe::pe::{Arx64, Ppe, PpeConfig};
 use bitweave_sim::ppe::pi::{
     block_program, pi_programs, rc_program, run_block, run_pi, BlockBinding, MemoryMap,
 };
@@ -33,7 +33,7 @@ fn every_program_round_trips_through_bits_and_text() {
     for ws in WordSize::ALL {
         let mut progs: Vec<_> = bindings(ws)
             .into_iter()
-            .map(|b| block_program(ws, b).unwrap())
+            .flat_map(|b| [Arx64::Plain, Arx64::Shared].map(|a| block_program(ws, b, a).unwrap()))
             .collect();
         progs.push(rc_program(ws).unwrap());
         for p in &progs {
@@ -226,8 +226,15 @@ fn cycles_come_from_execution() {
     let (got, _, _) = run_block(WordSize::W16, &x, &y, false, &late).unwrap();
     assert_ne!(got, library_star(WordSize::W16, &x, &y));
     // The paper's 16-bit block is 13 instructions (91 bytes).
-    let p16 = block_program(WordSize::W16, bindings(WordSize::W16)[0]).unwrap();
+    let p16 = block_program(WordSize::W16, bindings(WordSize::W16)[0], Arx64::Plain).unwrap();
     assert_eq!(p16.code_bytes(), 91);
+    // The π64 block: the plain program is within one instruction of the paper's 53; the
+    // shared-XOR one is shorter (an improvement, not the paper's).
+    let b64 = bindings(WordSize::W64)[0];
+    let plain = block_program(WordSize::W64, b64, Arx64::Plain).unwrap();
+    let shared = block_program(WordSize::W64, b64, Arx64::Shared).unwrap();
+    assert_eq!(plain.code.len(), 52);
+    assert_eq!(shared.code.len(), 44);
 }
 
 #[test]
@@ -253,7 +260,7 @@ fn round_count_scales_cycles_proportionally() {
         let ratio = c[3] as f64 / c[2] as f64;
         assert!((ratio - 4.0 / 3.0).abs() < 0.01, "ratio {ratio}");
         // Every round is the loader plus 8 blocks; the instruction count says so.
-        let progs = pi_programs(ws, 2).unwrap();
+        let progs = pi_programs(ws, 2, cfg.arx64).unwrap();
         assert_eq!(progs.len(), 18);
         let n: u64 = progs.iter().map(|p| p.code.len() as u64).sum();
         assert_eq!(c[1], n + 1 + cfg.fetch_latency_cycles);

@@ -47,6 +47,19 @@ pub struct PpeConfig {
     pub overlap_reload: bool,
     /// Coefficient-memory words (section 3.3: 512 bytes of 64-bit words).
     pub coef_words: usize,
+    /// Which π64 ARX block program runs (section 5.2 gives its length, not its text).
+    pub arx64: Arx64,
+}
+
+/// The π64 ARX block program.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Arx64 {
+    /// Each μ and ν word its own chain of three rotated terms (`arx64_plain.s`): 52
+    /// instructions, within one of the paper's 53. The report's predicted rows run it.
+    Plain,
+    /// s0^s1, s2^s3 (t0^t1, t2^t3) shared between the μ (ν) words (`arx64.s`): 44
+    /// instructions, shown beside as an improvement on the paper's program.
+    Shared,
 }
 
 impl Default for PpeConfig {
@@ -60,6 +73,7 @@ impl Default for PpeConfig {
             imem_write_cycles_per_instruction: 1,
             overlap_reload: true,
             coef_words: 512 / 8,
+            arx64: Arx64::Plain,
         }
     }
 }

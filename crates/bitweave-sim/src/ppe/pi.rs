@@ -20,22 +20,25 @@
 use std::collections::HashMap;
 
 use super::asm::{assemble, AsmError, Env, Program};
-use super::pe::{ExecError, Ppe, PpeConfig, RunStats};
+use super::pe::{Arx64, ExecError, Ppe, PpeConfig, RunStats};
 use super::WordSize;
 
 pub const ARX16: &str = include_str!("programs/arx16.s");
 pub const ARX32: &str = include_str!("programs/arx32.s");
 pub const ARX64: &str = include_str!("programs/arx64.s");
+pub const ARX64_PLAIN: &str = include_str!("programs/arx64_plain.s");
 pub const RC16: &str = include_str!("programs/rc16.s");
 pub const RC32: &str = include_str!("programs/rc32.s");
 pub const RC64: &str = include_str!("programs/rc64.s");
 
-/// The program texts of a word size: (ARX block, round-constant loader).
-pub fn sources(ws: WordSize) -> (&'static str, &'static str) {
-    match ws {
-        WordSize::W16 => (ARX16, RC16),
-        WordSize::W32 => (ARX32, RC32),
-        WordSize::W64 => (ARX64, RC64),
+/// The program texts of a word size: (ARX block, round-constant loader); `arx64` picks
+/// the π64 block program.
+pub fn sources(ws: WordSize, arx64: Arx64) -> (&'static str, &'static str) {
+    match (ws, arx64) {
+        (WordSize::W16, _) => (ARX16, RC16),
+        (WordSize::W32, _) => (ARX32, RC32),
+        (WordSize::W64, Arx64::Shared) => (ARX64, RC64),
+        (WordSize::W64, Arx64::Plain) => (ARX64_PLAIN, RC64),
     }
 }
 
@@ -114,7 +117,7 @@ pub struct BlockBinding {
 }
 
 /// Assembles the ARX block program of a word size for one binding.
-pub fn block_program(ws: WordSize, b: BlockBinding) -> Result<Program, AsmError> {
+pub fn block_program(ws: WordSize, b: BlockBinding, arx64: Arx64) -> Result<Program, AsmError> {
     let map = MemoryMap::new(ws);
     let env = map
         .env(ws)
@@ -124,25 +127,34 @@ pub fn block_program(ws: WordSize, b: BlockBinding) -> Result<Program, AsmError>
         .with("YIN", b.y_in as i64)
         .with("EMIT", b.emit as i64);
     let name = format!(
-        "arx{}.s[X={},Y={},OUT={}{}{}]",
+        "arx{}{}.s[X={},Y={},OUT={}{}{}]",
         ws.bits(),
+        if ws == WordSize::W64 && arx64 == Arx64::Plain {
+            "_plain"
+        } else {
+            ""
+        },
         b.x,
         b.y,
         b.out,
         if b.y_in { ",in" } else { "" },
         if b.emit { ",out" } else { "" }
     );
-    assemble(&name, sources(ws).0, &env)
+    assemble(&name, sources(ws, arx64).0, &env)
 }
 
 /// Assembles the round-constant loader of a word size.
 pub fn rc_program(ws: WordSize) -> Result<Program, AsmError> {
     let map = MemoryMap::new(ws);
-    assemble(&format!("rc{}.s", ws.bits()), sources(ws).1, &map.env(ws))
+    assemble(
+        &format!("rc{}.s", ws.bits()),
+        sources(ws, Arx64::Plain).1,
+        &map.env(ws),
+    )
 }
 
 /// The program stream of π with `rounds` rounds: per round the loader and 8 blocks.
-pub fn pi_programs(ws: WordSize, rounds: usize) -> Result<Vec<Program>, AsmError> {
+pub fn pi_programs(ws: WordSize, rounds: usize, arx64: Arx64) -> Result<Vec<Program>, AsmError> {
     let m = MemoryMap::new(ws);
     let mut progs = Vec::new();
     for r in 0..rounds {
@@ -157,6 +169,7 @@ pub fn pi_programs(ws: WordSize, rounds: usize) -> Result<Vec<Program>, AsmError
                     y_in: r == 0,
                     emit: false,
                 },
+                arx64,
             )?);
         }
         for k in (0..4).rev() {
@@ -169,6 +182,7 @@ pub fn pi_programs(ws: WordSize, rounds: usize) -> Result<Vec<Program>, AsmError
                     y_in: false,
                     emit: r + 1 == rounds,
                 },
+                arx64,
             )?);
         }
     }
@@ -209,7 +223,7 @@ pub fn run_pi(
     state: &[u64; 16],
     cfg: &PpeConfig,
 ) -> Result<PiRun, PiError> {
-    let progs = pi_programs(ws, rounds)?;
+    let progs = pi_programs(ws, rounds, cfg.arx64)?;
     let (_, _, rc) = constants(ws, rounds);
     let mut pe = Ppe::new(cfg.clone());
     for p in &progs {
@@ -260,7 +274,7 @@ pub fn run_block(
         y_in,
         emit: true,
     };
-    let p = block_program(ws, b)?;
+    let p = block_program(ws, b, cfg.arx64)?;
     let mut pe = Ppe::new(cfg.clone());
     pe.preload(&p)?;
     for (i, w) in pack_chunk(ws, x).into_iter().enumerate() {
