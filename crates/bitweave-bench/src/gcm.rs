@@ -147,5 +147,6 @@ fn ghash_row_name(g: GhashBackend) -> &'static str {
         GhashBackend::Clmul128 => "clmul128",
         GhashBackend::Clmul256 => "clmul256",
         GhashBackend::Clmul512 => "clmul512",
+        GhashBackend::Pmull => "pmull",
     }
 }

@@ -227,6 +227,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
             Some("clmul128") => vec![GhashBackend::Clmul128],
             Some("clmul256") => vec![GhashBackend::Clmul256],
             Some("clmul512") => vec![GhashBackend::Clmul512],
+            Some("pmull") => vec![GhashBackend::Pmull],
             _ => vec![GhashBackend::best()],
         };
         for ghash in backends {

@@ -2,7 +2,7 @@
 //! x^128 + x^7 + x^2 + x + 1, in backends that compute the same function: `clmul512`
 //! (VPCLMULQDQ, four blocks per register, sixteen per reduction), `clmul256`
 //! (VPCLMULQDQ, two blocks per register, sixteen per reduction), `clmul128` (PCLMULQDQ,
-//! eight per reduction) and `soft` (portable).
+//! eight per reduction), `pmull` (ARM64 PMULL, eight per reduction) and `soft` (portable).
 //!
 //! **Representation.** A 16-byte block read as one big-endian integer is GCM's field
 //! element with its bits reversed (byte 0's top bit is the coefficient of x^0). The
@@ -39,17 +39,20 @@ pub enum GhashBackend {
     Clmul128,
     /// x86-64 VPCLMULQDQ on 256-bit registers (AVX2), sixteen blocks per reduction.
     Clmul256,
-    /// x86-64 VPCLMULQDQ on 512-bit registers (AVX-512), sixteen blocks per reduction.
+    /// x86-64 VPCLMULQDQ on 512-bit registers (AVX-512), thirty-two blocks per reduction.
     Clmul512,
+    /// ARM64 PMULL (the crypto extension's AES feature), eight blocks per reduction.
+    Pmull,
 }
 
 impl GhashBackend {
     /// Every backend, the portable one first.
-    pub const ALL: [GhashBackend; 4] = [
+    pub const ALL: [GhashBackend; 5] = [
         GhashBackend::Soft,
         GhashBackend::Clmul128,
         GhashBackend::Clmul256,
         GhashBackend::Clmul512,
+        GhashBackend::Pmull,
     ];
 
     /// The name `bitweave list` and the tests print.
@@ -59,6 +62,7 @@ impl GhashBackend {
             GhashBackend::Clmul128 => "clmul128",
             GhashBackend::Clmul256 => "clmul256",
             GhashBackend::Clmul512 => "clmul512",
+            GhashBackend::Pmull => "pmull",
         }
     }
 
@@ -77,6 +81,7 @@ impl GhashBackend {
                 GhashBackend::Clmul256.available()
                     && cpu::has_all(&[Feature::Avx512f, Feature::Avx512bw])
             }
+            GhashBackend::Pmull => cfg!(target_arch = "aarch64") && cpu::has(Feature::ArmAes),
         }
     }
 
@@ -87,6 +92,7 @@ impl GhashBackend {
             GhashBackend::Clmul128 => "x86-64 pclmulqdq and ssse3",
             GhashBackend::Clmul256 => "x86-64 vpclmulqdq, avx2, pclmulqdq and ssse3",
             GhashBackend::Clmul512 => "x86-64 avx512f, avx512bw, vpclmulqdq, pclmulqdq and ssse3",
+            GhashBackend::Pmull => "ARM64 aes (the crypto extension, with PMULL)",
         }
     }
 
@@ -96,6 +102,7 @@ impl GhashBackend {
             GhashBackend::Clmul512,
             GhashBackend::Clmul256,
             GhashBackend::Clmul128,
+            GhashBackend::Pmull,
         ]
         .into_iter()
         .find(|b| b.available())
@@ -235,6 +242,12 @@ impl GhashKey {
                 #[cfg(not(target_arch = "x86_64"))]
                 unreachable!("clmul512 is x86-64 only")
             }
+            GhashBackend::Pmull => {
+                #[cfg(target_arch = "aarch64")]
+                super::pmull::update(&self.powers, y, blocks);
+                #[cfg(not(target_arch = "aarch64"))]
+                unreachable!("pmull is ARM64 only")
+            }
         }
     }
 }
@@ -258,7 +271,7 @@ pub fn mul(a: u128, b: u128) -> u128 {
 /// holds the coefficients of x^128..x^255, each x^(128+j) = x^j·(1 + x + x^2 + x^7), and
 /// multiplying by x^s is a right shift by s in this bit order. The bits the shifts push
 /// out below bit 0 (degrees 128..134) are folded once more through `w`.
-fn reduce(hi: u128, lo: u128) -> u128 {
+pub(super) fn reduce(hi: u128, lo: u128) -> u128 {
     let w = (lo << 127) ^ (lo << 126) ^ (lo << 121);
     let u = lo ^ w;
     hi ^ u ^ (u >> 1) ^ (u >> 2) ^ (u >> 7)

@@ -19,6 +19,8 @@
 mod clmul;
 #[doc(hidden)]
 pub mod ghash;
+#[cfg(target_arch = "aarch64")]
+mod pmull;
 #[cfg(target_arch = "x86_64")]
 mod stitched;
 
