@@ -54,11 +54,11 @@ pub struct PpeConfig {
 /// The π64 ARX block program.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Arx64 {
-    /// Each μ and ν word its own chain of three rotated terms (`arx64_plain.s`): 52
+    /// Each μ and ν word its own chain of three rotated terms (`arx64.s` as written): 52
     /// instructions, within one of the paper's 53. The report's predicted rows run it.
     Plain,
-    /// s0^s1, s2^s3 (t0^t1, t2^t3) shared between the μ (ν) words (`arx64.s`): 44
-    /// instructions, shown beside as an improvement on the paper's program.
+    /// s0^s1, s2^s3 (t0^t1, t2^t3) shared between the μ (ν) words (`arx64.s` with
+    /// `SHARED`): 44 instructions, shown beside as an improvement on the paper's program.
     Shared,
 }
 

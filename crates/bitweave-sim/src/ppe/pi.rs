@@ -26,19 +26,16 @@ use super::WordSize;
 pub const ARX16: &str = include_str!("programs/arx16.s");
 pub const ARX32: &str = include_str!("programs/arx32.s");
 pub const ARX64: &str = include_str!("programs/arx64.s");
-pub const ARX64_PLAIN: &str = include_str!("programs/arx64_plain.s");
 pub const RC16: &str = include_str!("programs/rc16.s");
 pub const RC32: &str = include_str!("programs/rc32.s");
 pub const RC64: &str = include_str!("programs/rc64.s");
 
-/// The program texts of a word size: (ARX block, round-constant loader); `arx64` picks
-/// the π64 block program.
-pub fn sources(ws: WordSize, arx64: Arx64) -> (&'static str, &'static str) {
-    match (ws, arx64) {
-        (WordSize::W16, _) => (ARX16, RC16),
-        (WordSize::W32, _) => (ARX32, RC32),
-        (WordSize::W64, Arx64::Shared) => (ARX64, RC64),
-        (WordSize::W64, Arx64::Plain) => (ARX64_PLAIN, RC64),
+/// The program texts of a word size: (ARX block, round-constant loader).
+pub fn sources(ws: WordSize) -> (&'static str, &'static str) {
+    match ws {
+        WordSize::W16 => (ARX16, RC16),
+        WordSize::W32 => (ARX32, RC32),
+        WordSize::W64 => (ARX64, RC64),
     }
 }
 
@@ -125,12 +122,13 @@ pub fn block_program(ws: WordSize, b: BlockBinding, arx64: Arx64) -> Result<Prog
         .with("Y", b.y as i64)
         .with("OUT", b.out as i64)
         .with("YIN", b.y_in as i64)
-        .with("EMIT", b.emit as i64);
+        .with("EMIT", b.emit as i64)
+        .with("SHARED", (arx64 == Arx64::Shared) as i64);
     let name = format!(
         "arx{}{}.s[X={},Y={},OUT={}{}{}]",
         ws.bits(),
-        if ws == WordSize::W64 && arx64 == Arx64::Plain {
-            "_plain"
+        if ws == WordSize::W64 && arx64 == Arx64::Shared {
+            ",shared"
         } else {
             ""
         },
@@ -140,17 +138,13 @@ pub fn block_program(ws: WordSize, b: BlockBinding, arx64: Arx64) -> Result<Prog
         if b.y_in { ",in" } else { "" },
         if b.emit { ",out" } else { "" }
     );
-    assemble(&name, sources(ws, arx64).0, &env)
+    assemble(&name, sources(ws).0, &env)
 }
 
 /// Assembles the round-constant loader of a word size.
 pub fn rc_program(ws: WordSize) -> Result<Program, AsmError> {
     let map = MemoryMap::new(ws);
-    assemble(
-        &format!("rc{}.s", ws.bits()),
-        sources(ws, Arx64::Plain).1,
-        &map.env(ws),
-    )
+    assemble(&format!("rc{}.s", ws.bits()), sources(ws).1, &map.env(ws))
 }
 
 /// The program stream of π with `rounds` rounds: per round the loader and 8 blocks.

@@ -1,7 +1,11 @@
 ; pi64 ARX operation block  OUT = X * Y  on the PPE, one 64-bit lane: one word per
-; coefficient-memory word, chunk words at CH+0..CH+3. The datapath is used as a scalar
-; machine (section 6: "in 64-bit mode, the PPE acts as a single core").
-; Bound by the driver: X, Y, OUT, T, ZERO, CMU, CNU, YIN, EMIT.
+; coefficient-memory word, chunk words at CH+0..CH+3. Two forms of the mu and nu XOR
+; stages: plain (each word its own chain of three rotated terms: 52 instructions, the
+; paper's 53 within one; section 5.2 gives the length, not the text) and, with SHARED,
+; s0^s1, s2^s3 (t0^t1, t2^t3) shared between the words (44 instructions). The
+; datapath is used as a scalar machine (section 6: "in 64-bit mode, the PPE acts as a
+; single core").
+; Bound by the driver: X, Y, OUT, T, ZERO, CMU, CNU, YIN, EMIT, SHARED.
 ;
 ; Each sum is an accumulator chain (c + a, + b, + c -> memory); the rotation is applied by
 ; the rotator on the operand that consumes the sum. When Y arrives on xin (YIN), its four
@@ -52,6 +56,8 @@ add.64 acc, [CMU+3], [X+1]
 add.64 acc, [X+2], acc
 add.64 [SP+3], [X+3], acc
 ; mu = (s0^s1^s3, s0^s1^s2, s1^s2^s3, s0^s2^s3); s_i = rotl(s'_i, r_mu_i)
+.if SHARED
+; s0, s2, then s0^s1, s2^s3 shared between the mu words
 xor.64 [S0], [ZERO], [SP+0]<<<7
 xor.64 [S2], [ZERO], [SP+2]<<<31
 xor.64 [E], [S0], [SP+1]<<<19
@@ -60,6 +66,21 @@ xor.64 [MU+0], [E], [SP+3]<<<53
 xor.64 [MU+1], [E], [SP+2]<<<31
 xor.64 [MU+2], [F], [SP+1]<<<19
 xor.64 [MU+3], [F], [SP+0]<<<7
+.else
+; each mu word its own chain of three rotated terms
+xor.64 [MU+0], [ZERO], [SP+0]<<<7
+xor.64 [MU+0], [MU+0], [SP+1]<<<19
+xor.64 [MU+0], [MU+0], [SP+3]<<<53
+xor.64 [MU+1], [ZERO], [SP+0]<<<7
+xor.64 [MU+1], [MU+1], [SP+1]<<<19
+xor.64 [MU+1], [MU+1], [SP+2]<<<31
+xor.64 [MU+2], [ZERO], [SP+1]<<<19
+xor.64 [MU+2], [MU+2], [SP+2]<<<31
+xor.64 [MU+2], [MU+2], [SP+3]<<<53
+xor.64 [MU+3], [ZERO], [SP+0]<<<7
+xor.64 [MU+3], [MU+3], [SP+2]<<<31
+xor.64 [MU+3], [MU+3], [SP+3]<<<53
+.endif
 
 ; nu sums: t'_i = c_nu_i + three of y0..y3 (t0 leaves y1 out, t1 y0, t2 y3, t3 y2)
 add.64 acc, [CNU+0], [Y+0]
@@ -75,6 +96,8 @@ add.64 acc, [CNU+3], [Y+0]
 add.64 acc, [Y+1], acc
 add.64 [TP+3], [Y+3], acc
 ; nu = (t1^t2^t3, t0^t2^t3, t0^t1^t3, t0^t1^t2); t_i = rotl(t'_i, r_nu_i)
+.if SHARED
+; t0, t2, then t0^t1, t2^t3 shared between the nu words
 xor.64 [T0], [ZERO], [TP+0]<<<11
 xor.64 [T2], [ZERO], [TP+2]<<<37
 xor.64 [H], [T0], [TP+1]<<<23
@@ -83,6 +106,20 @@ xor.64 [NU+0], [G], [TP+1]<<<23
 xor.64 [NU+1], [G], [TP+0]<<<11
 xor.64 [NU+2], [H], [TP+3]<<<59
 xor.64 [NU+3], [H], [TP+2]<<<37
+.else
+xor.64 [NU+0], [ZERO], [TP+1]<<<23
+xor.64 [NU+0], [NU+0], [TP+2]<<<37
+xor.64 [NU+0], [NU+0], [TP+3]<<<59
+xor.64 [NU+1], [ZERO], [TP+0]<<<11
+xor.64 [NU+1], [NU+1], [TP+2]<<<37
+xor.64 [NU+1], [NU+1], [TP+3]<<<59
+xor.64 [NU+2], [ZERO], [TP+0]<<<11
+xor.64 [NU+2], [NU+2], [TP+1]<<<23
+xor.64 [NU+2], [NU+2], [TP+3]<<<59
+xor.64 [NU+3], [ZERO], [TP+0]<<<11
+xor.64 [NU+3], [NU+3], [TP+1]<<<23
+xor.64 [NU+3], [NU+3], [TP+2]<<<37
+.endif
 
 ; sigma: OUT_j = mu_(j+1) + nu_(j+1)
 .if EMIT
