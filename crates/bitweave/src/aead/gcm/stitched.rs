@@ -17,7 +17,7 @@ use core::arch::x86_64::*;
 
 use super::clmul::{fold_group, karatsuba_mid, product_into, reduce};
 use super::ghash::AGGREGATE;
-use crate::cipher::aes::x86::AesX86;
+use crate::cipher::aes::x86::{in_order, AesX86};
 use crate::cpu::Feature;
 
 /// Bytes per group: eight blocks, one GHASH reduction.
@@ -173,32 +173,5 @@ unsafe fn kernel(
     unsafe {
         _mm_storeu_si128(counter.as_mut_ptr().cast(), _mm_shuffle_epi8(count, swap32));
         _mm_storeu_si128((y as *mut u128).cast(), acc);
-    }
-}
-
-/// Keeps the instruction stream interleaved: the eight AES states pass through an empty
-/// `asm!`, which the compiler cannot see into, so each round stays between the products
-/// before and after it. Without it LLVM gathered all 24 multiplies of a group into one
-/// run between two rounds; the core's vector scheduler then filled with multiplies
-/// waiting on the one multiplier and the AES rounds behind them could not issue, so the
-/// loop ran at the sum of the two (Zen 4, 16 KiB: 0.63 c/B; with this, 0.50). Passing the
-/// hash's three sums through it as well left too few registers: an AES state was spilled
-/// every round (0.91).
-#[inline(always)]
-fn in_order(x: &mut [__m128i; 8]) {
-    // SAFETY: an empty template: no instruction runs, no memory or flag is touched.
-    unsafe {
-        core::arch::asm!(
-            "/* {0} {1} {2} {3} {4} {5} {6} {7} */",
-            inout(xmm_reg) x[0],
-            inout(xmm_reg) x[1],
-            inout(xmm_reg) x[2],
-            inout(xmm_reg) x[3],
-            inout(xmm_reg) x[4],
-            inout(xmm_reg) x[5],
-            inout(xmm_reg) x[6],
-            inout(xmm_reg) x[7],
-            options(pure, nomem, nostack, preserves_flags),
-        );
     }
 }

@@ -51,10 +51,16 @@ pub(super) unsafe fn ctr_vaes512(aes: &AesX86, counter: &mut [u8], data: &mut [u
         };
         let len = data.len();
         let mut groups = data.chunks_exact_mut(512);
+        // The group's two bases and the next one, from the integer registers two groups
+        // ahead of the rounds (per group, AES-256 16 KiB 0.163 → 0.159 TSC c/B, Zen 4).
+        let base = ctr & !31;
+        let (mut lower, mut higher, mut after) = (
+            block(base),
+            block(base.wrapping_add(32)),
+            block(base.wrapping_add(64)),
+        );
         for (n, g) in (&mut groups).enumerate() {
             prefetch_ahead::<8>(g.as_ptr(), len - 512 * n);
-            let base = ctr & !31;
-            let (lower, higher) = (block(base), block(base.wrapping_add(32)));
             let mut x: [__m512i; 8] = core::array::from_fn(|r| {
                 _mm512_xor_si512(_mm512_mask_blend_epi64(upper[r], lower, higher), low[r])
             });
@@ -68,6 +74,7 @@ pub(super) unsafe fn ctr_vaes512(aes: &AesX86, counter: &mut [u8], data: &mut [u
                 _mm512_storeu_si512(p.add(64 * i).cast(), _mm512_xor_si512(d, ks));
             }
             ctr = ctr.wrapping_add(32);
+            (lower, higher, after) = (higher, after, block((ctr & !31).wrapping_add(64)));
         }
         counter.copy_from_slice(&ctr.to_be_bytes());
         ctr_vaes256(aes, counter, groups.into_remainder());
@@ -134,13 +141,16 @@ pub(super) unsafe fn ctr_vaes256(aes: &AesX86, counter: &mut [u8], data: &mut [u
 unsafe fn ctr_groups_vaes256(k: &[__m256i; 15], rounds: usize, ctr: u128, head: &mut [u8]) {
     let len = head.len();
     let blocks = core::hint::black_box(GroupCounters::new(k[0], ctr));
+    // Two groups ahead, as `ctr_aesni_fixed`'s octet chain: one ahead, the group's upper
+    // base came from the iteration just before (Zen 4 under `--backend vaes256`, 16 KiB:
+    // AES-128 0.140 → 0.133 TSC c/B, AES-256 0.184 → 0.166; 1 KiB 0.160 → 0.152).
     let mut base = HexBase::new(ctr);
     let mut next = base.next();
+    let mut after = next.next();
     for (n, g) in head.chunks_exact_mut(256).enumerate() {
         prefetch_ahead::<4>(g.as_ptr(), len - 256 * n);
-        let after = next.next();
         let x = blocks.at(&base, &next);
-        (base, next) = (next, after);
+        (base, next, after) = (next, after, after.next());
         // SAFETY: `g` is 256 bytes, eight registers.
         unsafe { ctr_rounds_xor_vaes256(k, rounds, x, g) };
     }
@@ -341,15 +351,27 @@ unsafe fn ctr_rounds_xor_vaes256<const R: usize>(
 /// counter blocks per group in registers, built branch-free (the counter starts from the
 /// IV, which the constant-time check treats as secret): the first group by 128-bit adds
 /// in the integer registers, the rest from [`GroupCounters128`] and an [`OctetBase`] chain
-/// kept in vector registers a group ahead; the data is folded into the last round key. A
-/// tail under one group runs only the blocks it needs, in place.
+/// kept in vector registers two groups ahead; the data is folded into the last round key.
+/// A tail under one group runs only the blocks it needs, in place.
 #[target_feature(enable = "aes,sse2,ssse3,sse4.1")]
 pub(super) unsafe fn ctr_aesni(aes: &AesX86, counter: &mut [u8], data: &mut [u8]) {
-    let (k, rounds) = (aes.enc.v128(), aes.rounds);
+    // The round count a constant, so the rounds unroll (no loop branch per round; an
+    // empty `asm!` keeps them round by round, see `ctr_group_aesni`): 64 B 0.49 → 0.45
+    // TSC c/B, 1 KiB 0.278 → 0.273 (Zen 4, AES-128, best of 400).
+    match aes.rounds {
+        10 => ctr_aesni_fixed::<10>(aes.enc.v128(), counter, data),
+        12 => ctr_aesni_fixed::<12>(aes.enc.v128(), counter, data),
+        _ => ctr_aesni_fixed::<14>(aes.enc.v128(), counter, data),
+    }
+}
+
+/// [`ctr_aesni`] with `ROUNDS` rounds.
+#[target_feature(enable = "aes,sse2,ssse3,sse4.1")]
+fn ctr_aesni_fixed<const ROUNDS: usize>(k: &[__m128i; 15], counter: &mut [u8], data: &mut [u8]) {
     let mut ctr = u128::from_be_bytes(counter[..16].try_into().unwrap());
     let len = data.len();
     let mut groups = data.chunks_exact_mut(128);
-    let group = |x: [__m128i; 8], g: &mut [u8]| ctr_group_aesni(k, rounds, x, g);
+    let group = |x: [__m128i; 8], g: &mut [u8]| ctr_group_aesni::<ROUNDS>(k, x, g);
     // The first two groups straight from the counter, so their rounds start before the
     // per-call constants below are built (a short message builds none).
     for g in (&mut groups).take(2) {
@@ -358,16 +380,19 @@ pub(super) unsafe fn ctr_aesni(aes: &AesX86, counter: &mut [u8], data: &mut [u8]
     }
     if groups.len() > 0 {
         let counters = GroupCounters128::new(k[0], ctr);
-        // The octet chain runs a group ahead of the rounds: the next group's counters
-        // wait on two instructions, not on a chain of five allocated behind this group's
-        // rounds (with the chain in step: 0.27 c/B against 0.22; Intel, AVX-512).
+        // The octet chain runs two groups ahead of the rounds. In step with them, the
+        // next group's counters waited on a chain of five allocated behind this group's
+        // rounds (0.27 c/B against 0.22; Intel, AVX-512). One group ahead was still too
+        // close on Zen 4: each group's counters need the *next* octet too (`upper`),
+        // which was then computed in the iteration just before; AES-128 16 KiB ran 0.275
+        // TSC c/B, two ahead 0.236 (AES-256 0.367 → 0.325), libgcrypt's 0.23.
         let mut base = OctetBase::new(ctr);
         let mut next = base.next();
+        let mut after = next.next();
         for (n, g) in (&mut groups).enumerate() {
             prefetch_ahead::<2>(g.as_ptr(), len - 128 * (n + 2));
-            let after = next.next();
             let x = counters.at(&base, &next);
-            (base, next) = (next, after);
+            (base, next, after) = (next, after, after.next());
             group(x, g);
             ctr = ctr.wrapping_add(8);
         }
@@ -375,10 +400,10 @@ pub(super) unsafe fn ctr_aesni(aes: &AesX86, counter: &mut [u8], data: &mut [u8]
     let rest = groups.into_remainder();
     match rest.len().div_ceil(16) {
         0 => {}
-        1 => ctr_blocks_aesni::<1>(k, rounds, ctr, rest),
-        2 => ctr_blocks_aesni::<2>(k, rounds, ctr, rest),
-        3 | 4 => ctr_blocks_aesni::<4>(k, rounds, ctr, rest),
-        _ => ctr_blocks_aesni::<8>(k, rounds, ctr, rest),
+        1 => ctr_blocks_aesni::<1>(k, ROUNDS, ctr, rest),
+        2 => ctr_blocks_aesni::<2>(k, ROUNDS, ctr, rest),
+        3 | 4 => ctr_blocks_aesni::<4>(k, ROUNDS, ctr, rest),
+        _ => ctr_blocks_aesni::<8>(k, ROUNDS, ctr, rest),
     }
     ctr = ctr.wrapping_add(rest.len().div_ceil(16) as u128);
     counter.copy_from_slice(&ctr.to_be_bytes());
@@ -489,21 +514,23 @@ impl OctetBase {
     }
 }
 
-/// One whole group: rounds 1 to `rounds` on eight counter blocks (round key 0 already
+/// One whole group: rounds 1 to `ROUNDS` on eight counter blocks (round key 0 already
 /// XORed), then [`last_round_xor`].
 ///
-/// The round count stays a variable, so the rounds stay a loop, round by round across the
-/// eight blocks. With it a constant, the compiler unrolled them and, short of registers
-/// for eight blocks and every round key, reordered them block by block — each block's
-/// rounds a chain of dependent AESENCs, leaving it to the out-of-order window to overlap
-/// them: on Zen 3 AES-256-CTR ran at 0.52 c/B against OpenSSL's 0.35 (AES-NI tier).
+/// Each round passes the eight states through [`in_order`](super::in_order), so the
+/// unrolled rounds stay round by round across the blocks. Unrolled without it, the
+/// compiler, short of registers for eight blocks and every round key, reordered them
+/// block by block — each block's rounds a chain of dependent AESENCs, leaving it to the
+/// out-of-order window to overlap them: on Zen 3 AES-256-CTR ran at 0.52 c/B against
+/// OpenSSL's 0.35 (AES-NI tier), and the rounds were kept a loop until this barrier.
 #[target_feature(enable = "aes,sse2")]
 #[inline]
-fn ctr_group_aesni(k: &[__m128i; 15], rounds: usize, mut x: [__m128i; 8], g: &mut [u8]) {
-    for kr in &k[1..rounds] {
+fn ctr_group_aesni<const ROUNDS: usize>(k: &[__m128i; 15], mut x: [__m128i; 8], g: &mut [u8]) {
+    for kr in &k[1..ROUNDS] {
         x = x.map(|v| _mm_aesenc_si128(v, *kr));
+        super::in_order(&mut x);
     }
-    last_round_xor(&x, k[rounds], g);
+    last_round_xor(&x, k[ROUNDS], g);
 }
 
 /// The last round on N blocks with the keystream XORed into `blocks` (16N bytes), each
