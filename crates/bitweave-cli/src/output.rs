@@ -117,7 +117,7 @@ impl Output {
 
     /// The underlying writer, for code that streams through `io::Write` (errors then carry
     /// no file name: the caller names it with [`Output::name`]).
-    pub fn as_writer(&mut self) -> &mut dyn Write {
+    pub fn as_writer(&mut self) -> &mut (dyn Write + Send) {
         match self {
             Output::Stdout(s) => s,
             Output::Path { file, .. } => file.file(),

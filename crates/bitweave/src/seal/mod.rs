@@ -46,8 +46,11 @@ pub use keys::{FileKeys, Secret, KEY_LEN};
 use chunk::{wipe, ChunkCipher};
 
 /// Chunks in flight per thread: enough to keep every core busy while the window's slowest
-/// chunk finishes, few enough that memory stays a few MiB.
-const CHUNKS_PER_THREAD: usize = 4;
+/// chunk finishes, few enough that memory stays a few MiB and the buffers stay in cache
+/// between the copy in, the work and the copy out. 1 GiB file to new file, aes-256-gcm,
+/// 1 MiB chunks, 2 threads, Zen 4, median of 11: 0.426 s with 2, 0.456 s with 4 (`cp`
+/// 0.35 s); with 1 the window is one chunk per thread and the slowest one idles the rest.
+const CHUNKS_PER_THREAD: usize = 2;
 
 /// How to seal.
 #[derive(Clone, Debug)]
@@ -84,7 +87,7 @@ pub struct OpenOptions {
 
 /// Seals `input` into `output` with fresh random salt and nonce. Returns the plaintext
 /// length.
-pub fn seal<R: Read, W: Write>(
+pub fn seal<R: Read, W: Write + Send>(
     input: R,
     output: W,
     secret: &Secret,
@@ -100,7 +103,7 @@ pub fn seal<R: Read, W: Write>(
 
 /// Seals under a given header (fixed salt and nonce: test vectors). A header must never be
 /// reused with the same secret for different data.
-pub fn seal_with_header<R: Read, W: Write>(
+pub fn seal_with_header<R: Read, W: Write + Send>(
     mut input: R,
     mut output: W,
     secret: &Secret,
@@ -133,7 +136,7 @@ pub fn seal_with_header<R: Read, W: Write>(
 }
 
 /// Opens a sealed stream from `input` into `output`. Returns the plaintext length.
-pub fn open<R: Read, W: Write>(
+pub fn open<R: Read, W: Write + Send>(
     mut input: R,
     mut output: W,
     secret: &Secret,
@@ -173,11 +176,16 @@ struct Totals {
 }
 
 /// Runs records of `size` bytes from `input` through `work(index, last, buf)` (in place;
-/// `buf` may grow to `capacity`) into `output`, a window of records at a time. The pool
-/// works on one window while this thread writes the previous one and reads the next, so
-/// the disk or pipe and the cores are busy at the same time. A window is written only
-/// when every record of it succeeded; the first failure in input order is returned.
-fn drive<R: Read, W: Write>(
+/// `buf` may grow to `capacity`) into `output`, a window of records at a time. Three
+/// things run at once: the pool works on one window, a writer thread writes the previous
+/// one and this thread reads the next, so the disk or pipe and the cores are busy at the
+/// same time and reading and writing, each a copy through the kernel, overlap. (With
+/// this thread writing and then reading, the two copies ran one after the other:
+/// `seal` of a 1 GiB file took 0.57 s against `cp`'s 0.34; now 0.43, see
+/// `CHUNKS_PER_THREAD`.)
+/// A window is written only when every record of it succeeded; the first failure in
+/// input order is returned.
+fn drive<R: Read, W: Write + Send>(
     input: &mut R,
     output: &mut W,
     pool: &Pool,
@@ -195,12 +203,13 @@ fn drive<R: Read, W: Write>(
         read: 0,
         written: 0,
     };
-    let mut write = |slots: &Slots, count: usize, totals: &mut Totals| {
+    let write = |output: &mut W, slots: &Slots, count: usize| {
+        let mut written = 0;
         for buf in &slots.bufs[..count] {
-            totals.written += buf.len() as u64;
             output.write_all(buf).map_err(SealError::Write)?;
+            written += buf.len() as u64;
         }
-        Ok::<(), SealError>(())
+        Ok::<u64, SealError>(written)
     };
     let mut index = 0u64;
     let (mut count, mut eof) = current.fill(input, size).map_err(SealError::Read)?;
@@ -210,7 +219,7 @@ fn drive<R: Read, W: Write>(
             .map(|b| b.len() as u64)
             .sum::<u64>();
         let (records, lookahead) = current.bufs.split_at_mut(count);
-        let (worked, io) = std::thread::scope(|s| {
+        let (worked, wrote, read) = std::thread::scope(|s| {
             let worker = s.spawn(|| {
                 pool.run(|| {
                     records
@@ -220,28 +229,33 @@ fn drive<R: Read, W: Write>(
                         .collect::<Vec<_>>()
                 })
             });
-            // Meanwhile: write the previous window, then read the next one, which starts
-            // with this one's lookahead record.
-            let io = write(&done, done_count, &mut totals).and_then(|()| {
-                if eof {
-                    return Ok(None);
-                }
+            let writer = s.spawn(|| write(output, &done, done_count));
+            // Meanwhile: read the next window, which starts with this one's lookahead
+            // record.
+            let read = if eof {
+                Ok(None)
+            } else {
                 std::mem::swap(&mut lookahead[0], &mut next.bufs[0]);
                 next.carried = true;
                 next.fill(input, size).map(Some).map_err(SealError::Read)
-            });
-            (worker.join().expect("chunk work does not panic"), io)
+            };
+            (
+                worker.join().expect("chunk work does not panic"),
+                writer.join().expect("writing does not panic"),
+                read,
+            )
         });
         if let Some(e) = worked.into_iter().flatten().next() {
             return Err(e);
         }
+        totals.written += wrote?;
         index += count as u64;
         // This window is now the one to write; the written one takes the next read.
         std::mem::swap(&mut done, &mut current);
         done_count = count;
-        match io? {
+        match read? {
             None => {
-                write(&done, done_count, &mut totals)?;
+                totals.written += write(output, &done, done_count)?;
                 return Ok(totals);
             }
             Some(filled) => {
