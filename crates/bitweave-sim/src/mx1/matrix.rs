@@ -88,6 +88,8 @@ struct State {
     counters: Counters,
     /// PE operations executed so far (for [`MatrixConfig::fault`]).
     executed: u64,
+    /// Per data address: holds a gate's result not yet laid out elsewhere ([`Bit::settle`]).
+    gate_made: Vec<bool>,
 }
 
 thread_local! {
@@ -121,6 +123,7 @@ pub fn session<R>(cfg: &MatrixConfig, lib: Library, f: impl FnOnce() -> R) -> (R
             pending: None,
             counters: Counters::default(),
             executed: 0,
+            gate_made: Vec::new(),
         });
     });
     let r = f();
@@ -203,6 +206,7 @@ impl State {
         let a = self.data.len() / self.words;
         assert!(a < CONST_FLAG as usize, "SRAM address space exhausted");
         self.data.resize(self.data.len() + self.words, 0);
+        self.gate_made.push(false);
         a as u32
     }
 
@@ -244,6 +248,7 @@ impl State {
         let d = self.alloc();
         let w = self.words;
         self.data[d as usize * w..(d as usize + 1) * w].copy_from_slice(&out);
+        self.gate_made[d as usize] = true;
         // Inside the cipher, an operation with a broadcast-constant operand is a round-key
         // addition: charged to its own phase so the report can split the transformations.
         let saved = self.phase;
@@ -307,6 +312,28 @@ impl State {
 }
 
 impl Logic for Bit {
+    /// Lays `planes` out at consecutive fresh addresses, uncharged: the gates that made
+    /// them write there (a program chooses every output pointer), so an XOR of the whole
+    /// state with the round key is one `mx_xor_h` run, as the paper's library would issue
+    /// it. Constants stay where they are.
+    /// Panics (a model error) if a plane was not made by a gate, or comes twice: placing
+    /// those would take a copy the model does not charge.
+    fn settle(planes: &mut [Self]) {
+        with(|s| {
+            s.flush();
+            for p in planes.iter_mut().filter(|p| p.0 & CONST_FLAG == 0) {
+                let made = &mut s.gate_made[p.0 as usize];
+                assert!(*made, "only a gate's fresh result can be laid out for free");
+                *made = false;
+                let row = s.row(p.0).to_vec();
+                let d = s.alloc();
+                let w = s.words;
+                s.data[d as usize * w..(d as usize + 1) * w].copy_from_slice(&row);
+                s.gate_made[d as usize] = true;
+                *p = Bit(d);
+            }
+        })
+    }
     fn splat(x: u64) -> Self {
         with(|s| s.constant(x))
     }

@@ -30,7 +30,9 @@
 //! lists XOR, AND, OR, INV); a 3-input gate of the library's circuits is lowered by the
 //! library's own `Logic::tern` default to 2-input calls. Key bits are broadcast immediates
 //! (one key for every PE). Plane renamings (IP, FP, E, P, ShiftRows) cost nothing: the
-//! program addresses the bit where it lies. Transfers are hidden behind computation (see
+//! program addresses the bit where it lies, and a transformation's results are laid out
+//! at consecutive addresses where the library's AES rounds mark them (`Logic::settle`:
+//! their gates write there), so `mx_xor_h` applies to AddRoundKey. Transfers are hidden behind computation (see
 //! [`board`]); the bus width and DMA set-up, which the paper does not give, are named
 //! assumptions there. No other paper figure is an input: each is printed beside the
 //! model's with the deviation.

@@ -82,6 +82,15 @@ pub trait Logic: Copy {
     fn tern<const IMM: i32>(a: Self, b: Self, c: Self) -> Self {
         tern_lowered::<Self>(const { plan(IMM as u8) }, a, b, c)
     }
+    /// Marks the end of a transformation whose results `planes` are the next one's
+    /// operands, in order. Registers and memory words need nothing (the default); a lane
+    /// type that names storage — the MX-1 model's SRAM bit addresses — lays them out
+    /// consecutively there, as a program for that machine would choose its output
+    /// pointers, so that its multi-bit instructions apply to the next transformation.
+    #[inline(always)]
+    fn settle(planes: &mut [Self]) {
+        let _ = planes;
+    }
 }
 
 /// [`Logic`] plus data movement: shifts inside each 64-bit word (for the transposition) and

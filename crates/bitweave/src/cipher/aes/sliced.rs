@@ -89,16 +89,20 @@ fn encrypt_planes<L: Logic>(s: &mut [L; 128], keys: &[[u64; 128]]) {
     let mut t = [L::splat(0); 128];
     t.copy_from_slice(s);
     add_round_key(&t, s, &keys[0]);
+    L::settle(s);
     for (r, k) in keys.iter().enumerate().skip(1) {
         sub_shift::<L, false>(s, &mut t);
+        L::settle(&mut t);
         if r != nr {
             let mut u = [L::splat(0); 32];
             for c in 0..4 {
                 mix_column(&t[32 * c..32 * c + 32], &mut u);
                 t[32 * c..32 * c + 32].copy_from_slice(&u);
             }
+            L::settle(&mut t);
         }
         add_round_key(&t, s, k);
+        L::settle(s);
     }
 }
 
@@ -110,17 +114,21 @@ fn decrypt_planes<L: Logic>(s: &mut [L; 128], keys: &[[u64; 128]]) {
     let mut t = [L::splat(0); 128];
     t.copy_from_slice(s);
     add_round_key(&t, s, &keys[0]);
+    L::settle(s);
     for (r, k) in keys.iter().enumerate().skip(1) {
         sub_shift::<L, true>(s, &mut t);
+        L::settle(&mut t);
         if r != nr {
             let mut u = [L::splat(0); 128];
             add_round_key(&t, &mut u, k);
+            L::settle(&mut u);
             for c in 0..4 {
                 inv_mix_column(&u[32 * c..32 * c + 32], &mut s[32 * c..32 * c + 32]);
             }
         } else {
             add_round_key(&t, s, k);
         }
+        L::settle(s);
     }
 }
 
