@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Predicted ARM64 speed of the ARM kernels (`armv8` AES and SEED), from the aarch64
-# binary's own instructions through llvm-mca's models of Neoverse N1, V1 and V2: a
-# prediction, never a measurement (see scripts/predict_arm.py for what it computes).
+# Predicted ARM64 speed of the ARM kernels (AES and SEED on `armv8`, bitsliced DES, π-Cipher
+# on NEON, GHASH on PMULL), from the aarch64 binary's own instructions through llvm-mca's
+# models of Neoverse N1, V1 and V2: a prediction, never a measurement (see
+# scripts/predict_arm.py for what it computes).
 #
 # Needs the aarch64 build of scripts/test-aarch64.sh (it builds it when missing) and
 # llvm-mca 19 (Debian's llvm-19, installed here when missing: LLVM 14 has no Neoverse

@@ -57,6 +57,10 @@ KERNELS = [
     ("π16 blocks, neon", "2pi4neon10run_blocks", r"usra\s+v\d+\.8h,", ("bytes", 256, 3), False, 0, "-"),
     ("π64 blocks, portable (2 per batch)", "2pi6scalar10run_blocks", r"ror\s+x\d+,", ("bytes", 128, 3), False, 142, "-"),
     ("π32 blocks, portable (2 per batch)", "2pi6scalar10run_blocks", r"ror\s+w\d+,", ("bytes", 64, 3), False, 144, "-"),
+    # GHASH on PMULL (`seal`'s default suite, aes-256-gcm, hashes with it): eight blocks
+    # per loop iteration, Karatsuba's three 64 x 64 products each (24 `pmull`), one
+    # reduction. Independent of the key size.
+    ("ghash pmull (8 blocks per reduction)", "3gcm5pmull13update_blocks", "pmull", 3, False, 24, "-"),
 ]
 BRANCH = re.compile(r"(b\.\w+|b|cbnz|cbz|tbnz|tbz)\s")
 
