@@ -108,7 +108,7 @@ if [ -x "$py" ] && "$py" -c "import bitweave.dask, dask.distributed" 2> /dev/nul
   row "Python open_file, file to new file (peer: cp)" \
     "$py -c \"import bitweave; bitweave.open_file('$work/sealed', '$work/out', key=$key)\"" \
     "cp $work/sealed $work/out"
-  row "python -m bitweave.dask encrypt, 2 local workers (peer: openssl enc aes-256-ctr)" \
+  row "python -m bitweave.dask encrypt, 2 local worker threads (peer: openssl enc aes-256-ctr)" \
     "$py -m bitweave.dask encrypt $in $work/out --key-file $work/key --workers 2 --range-size 64M" \
     "openssl enc -aes-256-ctr -K $k32 -iv $iv -in $in -out $work/out"
 else

@@ -137,7 +137,8 @@ def test_command_line(tmp_path):
     assert summary["ranges"] == 4 and summary["bytes"] == len(data)
     # Same bytes as openssl enc -aes-256-ctr (= the single-process engine).
     assert enc.read_bytes() == _single_process(data, bytes(16))
-    r = run(base + ["verify", str(src), str(enc)] + common)
+    # The local cluster's workers are threads by default; --processes makes them processes.
+    r = run(base + ["verify", str(src), str(enc), "--processes"] + common)
     assert r.returncode == 0, r.stderr
     r = run(base + ["decrypt", str(enc), str(out)] + common)
     assert r.returncode == 0, r.stderr
