@@ -186,33 +186,33 @@ def run_range(
     buf = _read_range(job.src, job.offset, job.length)
     iv = counter_at(job.iv, job.offset)
     try:
-        if direction == "encrypt":
-            plain_mac = _plain_mac(key, buf)
-            bitweave.encrypt(cipher, key, iv, buf, out=buf, threads=threads)
-            cipher_sha = hashlib.sha256(buf).hexdigest()
-        else:
-            cipher_sha = hashlib.sha256(buf).hexdigest()
-            if cipher_sha != job.cipher_sha256:
-                return {"refused": f"{_where(job)}: the ciphertext does not match the manifest "
-                                   "(corrupted or altered)"}
-            bitweave.decrypt(cipher, key, iv, buf, out=buf, threads=threads)
-            plain_mac = _plain_mac(key, buf)
-            if not hmac.compare_digest(plain_mac, job.plain_mac or ""):
-                _wipe(buf)
-                return {"refused": f"{_where(job)}: the plaintext does not match the manifest "
-                                   "(wrong key or IV)"}
-    except bitweave.BitweaveError as e:
-        _wipe(buf)
-        return {"refused": f"{_where(job)}: {e}"}
-    view = memoryview(buf)
-    half = len(view) // 2
-    _write_range(job.dst, job.offset, view[:half])
-    if fault is not None:
-        fault(job)
-    _write_range(job.dst, job.offset + half, view[half:])
-    _wipe(buf)  # no plaintext left in the worker's memory
-    return {"path": job.path, "offset": job.offset, "length": job.length,
-            "cipher_sha256": cipher_sha, "plain_mac": plain_mac}
+        try:
+            if direction == "encrypt":
+                plain_mac = _plain_mac(key, buf)
+                bitweave.encrypt(cipher, key, iv, buf, out=buf, threads=threads)
+                cipher_sha = hashlib.sha256(buf).hexdigest()
+            else:
+                cipher_sha = hashlib.sha256(buf).hexdigest()
+                if cipher_sha != job.cipher_sha256:
+                    return {"refused": f"{_where(job)}: the ciphertext does not match the "
+                                       "manifest (corrupted or altered)"}
+                bitweave.decrypt(cipher, key, iv, buf, out=buf, threads=threads)
+                plain_mac = _plain_mac(key, buf)
+                if not hmac.compare_digest(plain_mac, job.plain_mac or ""):
+                    return {"refused": f"{_where(job)}: the plaintext does not match the "
+                                       "manifest (wrong key or IV)"}
+        except bitweave.BitweaveError as e:
+            return {"refused": f"{_where(job)}: {e}"}
+        view = memoryview(buf)
+        half = len(view) // 2
+        _write_range(job.dst, job.offset, view[:half])
+        if fault is not None:
+            fault(job)
+        _write_range(job.dst, job.offset + half, view[half:])
+        return {"path": job.path, "offset": job.offset, "length": job.length,
+                "cipher_sha256": cipher_sha, "plain_mac": plain_mac}
+    finally:
+        _wipe(buf)  # no plaintext left in the worker's memory, whatever happened
 
 
 def check_range(job: RangeJob, cipher_key: Optional[bytes]) -> Optional[str]:
