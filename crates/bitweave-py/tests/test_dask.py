@@ -2,6 +2,7 @@
 byte-for-byte equal to single-process output, retried tasks and killed workers leave no
 corruption, verify and decrypt catch tampering, and the command line works end to end."""
 
+import dataclasses
 import functools
 import json
 import os
@@ -173,3 +174,33 @@ def test_a_refused_range_is_returned_not_raised(tmp_path):
     assert r == {"refused": "'c' bytes 0..64: the ciphertext does not match the manifest "
                             "(corrupted or altered)"}
     assert not (tmp_path / "out").exists()
+
+
+def test_range_buffers_are_reused_and_left_zeroed(tmp_path):
+    """A task reads into its thread's reusable buffer and leaves it zeroed whatever ends
+    it: done, refused, or an I/O error after the data was processed."""
+    data = os.urandom(4096)
+    src, dst = tmp_path / "p", tmp_path / "c"
+    src.write_bytes(data)
+    dst.write_bytes(bytes(len(data)))
+    job = bwdask.RangeJob("p", str(src), str(dst), 0, len(data), bytes(16))
+    r = bwdask.run_range(job, KEY, "aes-256-ctr", "encrypt")
+    buf = bwdask._buffers.held[0]
+    assert len(buf) == len(data) and not any(buf)
+    assert dst.read_bytes() == _single_process(data, bytes(16))
+    # The next task of the same size reads into the same buffer.
+    back = bwdask.RangeJob("p", str(dst), str(tmp_path / "q"), 0, len(data), bytes(16),
+                           r["cipher_sha256"], r["plain_mac"])
+    (tmp_path / "q").write_bytes(bytes(len(data)))
+    assert bwdask.run_range(back, KEY, "aes-256-ctr", "decrypt")["length"] == len(data)
+    assert bwdask._buffers.held[0] is buf and not any(buf)
+    assert (tmp_path / "q").read_bytes() == data
+    # Verify reads the plaintext into a second buffer and wipes it too.
+    checked = dataclasses.replace(job, cipher_sha256=r["cipher_sha256"], plain_mac=r["plain_mac"])
+    assert bwdask.check_range(checked, KEY) is None
+    assert not any(bwdask._buffers.held[1])
+    # Decrypted, then the write fails (the output is gone): the plaintext is wiped anyway.
+    (tmp_path / "q").unlink()
+    with pytest.raises(FileNotFoundError):
+        bwdask.run_range(back, KEY, "aes-256-ctr", "decrypt")
+    assert not any(bwdask._buffers.held[0])
