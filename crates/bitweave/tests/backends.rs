@@ -38,7 +38,9 @@ fn soft_and_fast(
 #[test]
 fn ctr_carries_match_soft_on_every_backend() {
     let key = [7u8; 32];
-    let data: Vec<u8> = (0..5000u32).map(|i| (i * 7) as u8).collect();
+    let data: Vec<u8> = (0..16 * 1024 + 16 * 33 + 9)
+        .map(|i: u32| (i * 7) as u8)
+        .collect();
     for kind in [CipherKind::Aes128, CipherKind::Aes192, CipherKind::Aes256] {
         let key = &key[..kind.key_len()];
         let soft = Cipher::with_backend(kind, key, Some("soft")).unwrap();
@@ -47,7 +49,7 @@ fn ctr_carries_match_soft_on_every_backend() {
             mode: Mode::Ctr,
         }
         .params();
-        // (From the hand-off, 4 KiB on AMD and 1 KiB on Intel, VAES-512 runs the groups
+        // (From the hand-off, 16 KiB on AMD and 1 KiB on Intel, VAES-512 runs the groups
         // and VAES-256 the tail; lengths on both sides of both.)
         let lens = [
             16 * 31 + 5,
@@ -57,6 +59,8 @@ fn ctr_carries_match_soft_on_every_backend() {
             4095,
             4096,
             16 * 270 + 9,
+            16 * 1024 - 1,
+            16 * 1024,
             data.len(),
         ];
         for info in registry::usable(kind) {

@@ -8,10 +8,11 @@ use crate::cipher::prefetch_ahead;
 
 /// Counter mode on VAES-512: 32 counter blocks per group in eight registers of four,
 /// built as [`GroupCounters`] builds VAES-256's (two byte-swapped bases per group, then a
-/// masked blend and an XOR per register), so a carry out of the low 64 bits needs no
-/// branch: the counter starts from the IV, which the constant-time check treats as
-/// secret (this kernel used to branch to another path for a group whose low half
-/// carried). A message under the hand-off (4 KiB on AMD, 1 KiB on Intel, sent there by
+/// masked blend, which runs beside the AES units, and an XOR per register), so a carry
+/// out of the low 64 bits needs no branch: the counter starts from the IV, which the
+/// constant-time check treats as secret (this kernel used to branch to another path for a
+/// group whose low half carried). A message under the hand-off (16 KiB on AMD, 1 KiB on
+/// Intel, sent there by
 /// the dispatch: [`vaes512_stream_from`](super::vaes512_stream_from)) and the tail take
 /// [`ctr_vaes256`], which
 /// sizes its registers to the tail: here they went through the generic batch path, and
@@ -129,18 +130,17 @@ pub(super) unsafe fn ctr_vaes256(aes: &AesX86, counter: &mut [u8], data: &mut [u
 
 /// Whole 16-block groups of counter mode (`head` a multiple of 256 bytes) from `ctr`.
 ///
-/// The per-call pattern goes through `black_box`: otherwise the compiler recomputed its
-/// masks (eight compares) in every group instead of loading them. The base chain runs a
-/// group ahead of the rounds, in vector registers: the next group's counters wait on two
-/// instructions, not on a chain from the integer registers (and, bswap, movq, unpack,
-/// insert, shuffle) that could only start once this group's rounds had left room for it.
-/// Together with the data folded into the last round key: AES-128-CTR at 16 KiB, median
-/// of 300 timings 0.170-0.177 TSC c/B against 0.180-0.191 before, best of 300 unchanged
-/// at ~0.16 (AMD Zen 3, alternating runs; libgcrypt 0.133-0.137 best in the same runs).
+/// The base chain runs a group ahead of the rounds, in vector registers: the next group's
+/// counters wait on two instructions, not on a chain from the integer registers (and,
+/// bswap, movq, unpack, insert, shuffle) that could only start once this group's rounds
+/// had left room for it. Together with the data folded into the last round key: AES-128-CTR
+/// at 16 KiB, median of 300 timings 0.170-0.177 TSC c/B against 0.180-0.191 before, best
+/// of 300 unchanged at ~0.16 (AMD Zen 3, alternating runs; libgcrypt 0.133-0.137 best in
+/// the same runs).
 #[target_feature(enable = "aes,sse2,avx2,vaes")]
 unsafe fn ctr_groups_vaes256(k: &[__m256i; 15], rounds: usize, ctr: u128, head: &mut [u8]) {
     let len = head.len();
-    let blocks = core::hint::black_box(GroupCounters::new(k[0], ctr));
+    let blocks = GroupCounters::new(k[0], ctr);
     // Two groups ahead, as `ctr_aesni_fixed`'s octet chain: one ahead, the group's upper
     // base came from the iteration just before (Zen 4 under `--backend vaes256`, 16 KiB:
     // AES-128 0.140 → 0.133 TSC c/B, AES-256 0.184 → 0.166; 1 KiB 0.160 → 0.152).
@@ -156,20 +156,38 @@ unsafe fn ctr_groups_vaes256(k: &[__m256i; 15], rounds: usize, ctr: u128, head: 
     }
 }
 
-/// The counter blocks of whole 16-block groups at two vector operations per register.
+/// The counter blocks of whole 16-block groups at two vector operations per register,
+/// neither of them on the AES units' ports.
+///
 /// A group starting at counter `c = B + a` (B a multiple of 16, `a = c mod 16`) holds
 /// blocks `B + a + i`, i < 16: each is `B` or `B + 16` (whichever its `a + i` reaches)
-/// with `(a + i) mod 16` in its low nibble, where B's is zero, so an XOR puts it there.
-/// Groups advance by 16 and keep `a`, so which base each block takes and its low nibble
-/// (XORed with round key 0) are fixed per call; per group only the two bases are
-/// computed ([`HexBase`], a group ahead). Building each
+/// with `(a + i) mod 16` in its low nibble, where both bases have zeros. Groups advance by
+/// 16 and keep `a`, so per call one selector per register, `w`, says it all: all ones in
+/// the lanes that take `B + 16`, zeros in the others, and the block's low nibble in the
+/// nibble's four bits. Per group, with `d = B ⊕ (B + 16)` and ones in the nibble's bits
+/// (where both bases have zeros), a block is `B ⊕ k0 ⊕ (w & d)`: the selected base
+/// elsewhere, `k0 ⊕ nibble` in the nibble. Per group only the two bases are computed
+/// ([`HexBase`], a group ahead).
+///
+/// A `vpblendvb` select and an XOR per register, as before, ran on the ports of `vaesenc`
+/// (Zen 4, eight `vaesenc` and eight `vpblendvb` take 6 cycles, with eight `vpand` and
+/// eight `vpxor` 4): AES-128 16 KiB 0.129 → 0.117 TSC c/B, 2 KiB 0.140 → 0.128, 1 KiB
+/// 0.152 → 0.138, 512 B 0.178 → 0.157 (`--backend vaes256`, Zen 4, best of 400 at each of
+/// eleven buffer offsets, typical shown). An AND and two XORs per
+/// register (the nibble XORed separately) were slower than the select. Building each
 /// register from a 128-bit add took five operations per register, and CTR ran at 0.8×
 /// ECB on Zen 3.
 struct GroupCounters {
-    /// Per register: all ones in the lanes whose block takes `B + 16`.
-    upper: [__m256i; 8],
-    /// Per register: the low nibbles at byte 15 of each lane, XOR round key 0.
-    low: [__m256i; 8],
+    /// Per register: the selector `w` above.
+    select: [__m256i; 8],
+    k0: __m256i,
+}
+
+/// The low nibble of byte 15 (the block's last) in each 128-bit lane.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn last_nibble() -> __m256i {
+    _mm256_set_epi64x(15 << 56, 0, 15 << 56, 0)
 }
 
 impl GroupCounters {
@@ -180,33 +198,30 @@ impl GroupCounters {
     fn new(k0: __m256i, ctr: u128) -> Self {
         let a = _mm256_set1_epi64x((ctr & 15) as i64);
         let fifteen = _mm256_set1_epi64x(15);
-        // The nibble goes to byte 15 of each block: the high qword of each 128-bit lane.
-        let high_qwords = _mm256_set_epi64x(-1, 0, -1, 0);
-        let mut upper = [_mm256_setzero_si256(); 8];
-        let mut low = [_mm256_setzero_si256(); 8];
-        for r in 0..8 {
+        let nibble = last_nibble();
+        let select = core::array::from_fn(|r| {
             let i = 2 * r as i64;
             // a + i for block 2r (low lane) and a + i + 1 for block 2r + 1 (high lane).
             let v = _mm256_add_epi64(a, _mm256_set_epi64x(i + 1, i + 1, i, i));
-            upper[r] = _mm256_cmpgt_epi64(v, fifteen);
-            let nibble = _mm256_slli_epi64::<56>(_mm256_and_si256(v, fifteen));
-            low[r] = _mm256_xor_si256(_mm256_and_si256(nibble, high_qwords), k0);
-        }
-        GroupCounters { upper, low }
+            let upper = _mm256_cmpgt_epi64(v, fifteen);
+            // `upper`, with bits 56-59 of the high qwords replaced by v's low nibble.
+            let low = _mm256_slli_epi64::<56>(v);
+            _mm256_xor_si256(
+                upper,
+                _mm256_and_si256(_mm256_xor_si256(upper, low), nibble),
+            )
+        });
+        GroupCounters { select, k0 }
     }
 
     /// The group whose blocks lie in the sixteens starting at `lower` and `upper` (the
-    /// next one), XORed with round key 0. (AND/XOR instead of the blend: no difference
-    /// on Zen 3 within the noise, slower on Zen 4; see the README.)
+    /// next one), XORed with round key 0.
     #[target_feature(enable = "avx2")]
     #[inline]
     fn at(&self, lower: &HexBase, upper: &HexBase) -> [__m256i; 8] {
-        core::array::from_fn(|r| {
-            _mm256_xor_si256(
-                _mm256_blendv_epi8(lower.be, upper.be, self.upper[r]),
-                self.low[r],
-            )
-        })
+        let base = _mm256_xor_si256(lower.be, self.k0);
+        let d = _mm256_xor_si256(_mm256_xor_si256(lower.be, upper.be), last_nibble());
+        core::array::from_fn(|r| _mm256_xor_si256(base, _mm256_and_si256(self.select[r], d)))
     }
 }
 
@@ -445,25 +460,32 @@ fn counter_blocks_aesni<const R: usize>(k0: __m128i, ctr: u128) -> [__m128i; R] 
 
 /// The counter blocks of whole 8-block groups, as [`GroupCounters`] builds VAES-256's:
 /// a group starting at `c = B + a` (B a multiple of 8) holds `B` or `B + 8` with
-/// `(a + i) mod 8` in its last byte, so per group only the two bases are byte-swapped and
-/// per block an AND and two XORs pick and finish it (no 128-bit add and no transfer from
-/// the integer registers per block). Branch-free: `a` comes from the IV.
+/// `(a + i) mod 8` in its last three bits, so per group only the two bases are
+/// byte-swapped and per block an AND and an XOR pick and finish it (no 128-bit add and
+/// no transfer from the integer registers per block). Branch-free: `a` comes from the IV.
+/// (An AND and two XORs per block, the low bits XORed separately: AES-128 512 B 0.300 →
+/// 0.292 TSC c/B, best of 400, Zen 4 under `--backend aesni`; 1 KiB and up unchanged.)
 struct GroupCounters128 {
-    /// Per block: all ones where the block takes `B + 8`.
-    upper: [__m128i; 8],
-    /// Per block: the low bits at byte 15, XOR round key 0.
-    low: [__m128i; 8],
+    /// Per block: all ones where the block takes `B + 8`, and `(a + i) mod 8` in the last
+    /// three bits (zero in both bases).
+    select: [__m128i; 8],
+    k0: __m128i,
 }
 
 impl GroupCounters128 {
+    /// The last three bits of byte 15.
+    const LOW_BITS: i64 = 7 << 56;
+
     #[target_feature(enable = "sse2")]
     fn new(k0: __m128i, ctr: u128) -> Self {
         let a = (ctr & 7) as i64;
         GroupCounters128 {
-            upper: core::array::from_fn(|i| _mm_set1_epi64x(-((a + i as i64) >> 3))),
-            low: core::array::from_fn(|i| {
-                _mm_xor_si128(_mm_set_epi64x(((a + i as i64) & 7) << 56, 0), k0)
+            select: core::array::from_fn(|i| {
+                let v = a + i as i64;
+                let upper = -(v >> 3);
+                _mm_set_epi64x((upper & !Self::LOW_BITS) | ((v & 7) << 56), upper)
             }),
+            k0,
         }
     }
 
@@ -472,13 +494,12 @@ impl GroupCounters128 {
     #[target_feature(enable = "sse2")]
     #[inline]
     fn at(&self, lower: &OctetBase, upper: &OctetBase) -> [__m128i; 8] {
-        let diff = _mm_xor_si128(lower.be, upper.be);
-        core::array::from_fn(|i| {
-            _mm_xor_si128(
-                _mm_xor_si128(lower.be, self.low[i]),
-                _mm_and_si128(diff, self.upper[i]),
-            )
-        })
+        let base = _mm_xor_si128(lower.be, self.k0);
+        let d = _mm_xor_si128(
+            _mm_xor_si128(lower.be, upper.be),
+            _mm_set_epi64x(Self::LOW_BITS, 0),
+        );
+        core::array::from_fn(|i| _mm_xor_si128(base, _mm_and_si128(self.select[i], d)))
     }
 }
 

@@ -166,10 +166,18 @@ pub struct AesX86 {
     rounds: usize,
     #[zeroize(skip)]
     level: Level,
-    /// On a VAES-512 backend, the call size from which CTR and single-stream CBC/CFB
-    /// decryption run VAES-512's kernels ([`vaes512_stream_from`]).
+    /// On a VAES-512 backend, the call sizes from which single-stream CBC/CFB decryption
+    /// and CTR run VAES-512's kernels ([`vaes512_stream_from`]).
     #[zeroize(skip)]
-    vaes512_from: usize,
+    vaes512_from: Handoff,
+}
+
+/// Call sizes from which a VAES-512 backend leaves VAES-256's kernels.
+#[derive(Clone, Copy)]
+struct Handoff {
+    /// Single-stream CBC/CFB decryption.
+    decrypt: usize,
+    ctr: usize,
 }
 
 impl AesX86 {
@@ -270,23 +278,33 @@ impl AesX86 {
 /// kernel on a VAES-512 backend (measured; see `AesX86::crypt`).
 const VAES512_MIN_BATCH: usize = 4096;
 
-/// CTR calls and single-stream CBC/CFB decryptions under this many bytes run VAES-256's
-/// kernels on a VAES-512 backend: below it VAES-512's per-call set-up (broadcast round
+/// CTR calls and single-stream CBC/CFB decryptions under these many bytes run VAES-256's
+/// kernels on a VAES-512 backend: below them VAES-512's per-call set-up (broadcast round
 /// keys, the group pattern) is not repaid. Where that happens differs by vendor, so it is
 /// measured per vendor (same run, one thread, c/B VAES-256 / VAES-512):
-/// - AMD Zen 4: CTR 1 KiB 0.15/0.15, 2 KiB 0.14/0.15, 4 KiB 0.14/0.13; CBC decryption
-///   512 B 0.14/0.18, 1 KiB 0.13/0.15, 2 KiB 0.12/0.13, 4 KiB 0.12/0.12: from 4 KiB.
+/// - AMD Zen 4: CBC decryption 512 B 0.14/0.18, 1 KiB 0.13/0.15, 2 KiB 0.12/0.13, 4 KiB
+///   0.12/0.12: from 4 KiB. CTR (2026-11-29, after VAES-256's counters left the AES
+///   ports; AES-128, TSC c/B best of 400, three runs): 4 KiB 0.121/0.127, 8 KiB
+///   0.118/0.120, 16 KiB 0.117/0.116, 64 KiB 0.116/0.113 (AES-256 16 KiB 0.161/0.159): from
+///   16 KiB.
 /// - Intel (a Sapphire Rapids-class Xeon, 2026-11-27): CTR 512 B 0.184/0.184, 1 KiB
 ///   0.148/0.144, 2 KiB 0.136/0.124, 4 KiB 0.128/0.113; CBC decryption 512 B 0.129/0.130,
-///   1 KiB 0.118/0.109, 2 KiB 0.116/0.101: from 1 KiB.
+///   1 KiB 0.118/0.109, 2 KiB 0.116/0.101: from 1 KiB. (Not measured again after the CTR
+///   change above: no Intel machine since.)
 ///
-/// Other vendors take AMD's figure. (ECB stays at [`VAES512_MIN_BATCH`] on both: on the
+/// Other vendors take AMD's figures. (ECB stays at [`VAES512_MIN_BATCH`] on both: on the
 /// Intel machine the two ran equal from 1 KiB and VAES-512 10 % slower at 512 B.)
-fn vaes512_stream_from() -> usize {
+fn vaes512_stream_from() -> Handoff {
     if crate::cpu::is_intel() {
-        1024
+        Handoff {
+            decrypt: 1024,
+            ctr: 1024,
+        }
     } else {
-        4096
+        Handoff {
+            decrypt: 4096,
+            ctr: 16384,
+        }
     }
 }
 
@@ -450,7 +468,7 @@ impl ModeKernels for AesX86 {
             // The size hand-offs are made here, not inside the kernels, so a small call
             // reaches its kernel in one call.
             // SAFETY: as above (VAES-512 implies VAES-256's features).
-            Level::Vaes512 if prev.len() == 16 && data.len() < self.vaes512_from => unsafe {
+            Level::Vaes512 if prev.len() == 16 && data.len() < self.vaes512_from.decrypt => unsafe {
                 stream_decrypt_vaes256::<false>(self, prev, data)
             },
             // SAFETY: as above.
@@ -479,7 +497,7 @@ impl ModeKernels for AesX86 {
             // The size hand-offs are made here, not inside the kernels, so a small call
             // reaches its kernel in one call.
             // SAFETY: as above (VAES-512 implies VAES-256's features).
-            Level::Vaes512 if prev.len() == 16 && data.len() < self.vaes512_from => unsafe {
+            Level::Vaes512 if prev.len() == 16 && data.len() < self.vaes512_from.decrypt => unsafe {
                 stream_decrypt_vaes256::<true>(self, prev, data)
             },
             // SAFETY: as above.
@@ -505,7 +523,7 @@ impl ModeKernels for AesX86 {
     fn ctr_keystream_xor(&self, counter: &mut [u8], data: &mut [u8]) {
         match self.level {
             // SAFETY: an AesX86 at Vaes512 exists only where its features were detected.
-            Level::Vaes512 if data.len() >= self.vaes512_from => unsafe {
+            Level::Vaes512 if data.len() >= self.vaes512_from.ctr => unsafe {
                 ctr_vaes512(self, counter, data)
             },
             // SAFETY: as above, at Vaes256 (VAES-512 implies its features).
