@@ -8,6 +8,9 @@ use rayon::prelude::*;
 /// Below this many bytes per thread, splitting costs more than it gains.
 pub const MIN_BYTES_PER_THREAD: usize = 64 * 1024;
 
+/// The smallest call [`chunks_for`] may split (two chunks of [`MIN_BYTES_PER_THREAD`]).
+pub const SPLIT_FROM: usize = 2 * MIN_BYTES_PER_THREAD;
+
 /// The number of cores (the default thread count), asked once: the standard library
 /// reads the affinity mask and the cgroup quota files on every call, three system calls
 /// per file, which a stream of 1 MiB pieces would pay a thousand times per GiB.

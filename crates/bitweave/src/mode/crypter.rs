@@ -30,6 +30,11 @@ pub struct Crypter {
     pending: Vec<u8>,
     /// Bytes that must be whole before they can be processed (a row, a block or a byte).
     unit: usize,
+    /// `unit - 1` when the unit is a power of two (every block size, and interleave
+    /// factors of powers of two): whole units are then a mask away.
+    unit_mask: Option<usize>,
+    /// Bytes held back when decrypting with padding ([`held_back`](Self::held_back)).
+    held: usize,
     /// Total input bytes so far (for error messages).
     total: u64,
 }
@@ -77,6 +82,11 @@ impl Crypter {
             Mode::Ctr => (Core::Ctr(Counter::new(iv)), bs),
             Mode::Cfb8 | Mode::Cfb1 => (Core::Bits(ShiftRegisters::new(iv, bs)), 1),
         };
+        let held = if params.padding && direction == Direction::Decrypt {
+            bs
+        } else {
+            0
+        };
         Ok(Crypter {
             cipher,
             params,
@@ -84,6 +94,8 @@ impl Crypter {
             core,
             pending: Vec::new(),
             unit,
+            unit_mask: unit.is_power_of_two().then(|| unit - 1),
+            held,
             total: 0,
         })
     }
@@ -91,11 +103,7 @@ impl Crypter {
     /// Bytes held back when decrypting with padding: the last block, unpadded at finish.
     /// A caller working in place passes it on to [`update`](Self::update) with the end.
     pub fn held_back(&self) -> usize {
-        if self.params.padding && self.direction == Direction::Decrypt {
-            self.cipher.block_size()
-        } else {
-            0
-        }
+        self.held
     }
 
     /// Processes `input`, appending whatever output is ready to `out`.
@@ -118,8 +126,9 @@ impl Crypter {
     /// through memory once). Possible when nothing is pending from an earlier `update`,
     /// no block is held back (padded decryption keeps its last block for `finish`), and
     /// `data` is whole units (blocks; rows of N blocks when interleaved).
+    #[inline]
     pub fn update_in_place(&mut self, data: &mut [u8]) -> Result<()> {
-        if self.held_back() > 0 {
+        if self.held > 0 {
             return Err(Error::InPlaceUnavailable { unit: self.unit });
         }
         self.update_in_place_before_end(data)
@@ -138,14 +147,12 @@ impl Crypter {
         Ok(())
     }
 
-    /// The largest multiple of the unit in `n` bytes. A power-of-two unit (every block
-    /// size, and interleave factors of powers of two) takes a mask: a division costs a
-    /// one-block call about a quarter of its time.
+    /// The largest multiple of the unit in `n` bytes. A power-of-two unit takes a mask: a
+    /// division costs a one-block call about a quarter of its time.
     fn whole_units(&self, n: usize) -> usize {
-        if self.unit.is_power_of_two() {
-            n & !(self.unit - 1)
-        } else {
-            n / self.unit * self.unit
+        match self.unit_mask {
+            Some(mask) => n & !mask,
+            None => n / self.unit * self.unit,
         }
     }
 
@@ -196,7 +203,12 @@ impl Crypter {
         let c: &Cipher = &self.cipher;
         let bs = c.block_size();
         let dec = self.direction == Direction::Decrypt;
-        let parts = parallel::chunks_for(data.len(), self.cipher.threads());
+        // A call too small to split skips the thread count.
+        let parts = if data.len() < parallel::SPLIT_FROM {
+            1
+        } else {
+            parallel::chunks_for(data.len(), self.cipher.threads())
+        };
         match (&mut self.core, self.params.mode) {
             (Core::Ecb, _) => parallel::for_each_chunk(data, bs, parts, |_, chunk| {
                 if dec {

@@ -26,12 +26,20 @@ impl Counter {
 
     /// XORs the keystream into `data` on `parts` threads; a final partial block uses the
     /// leading bytes of its keystream block.
+    #[inline]
     pub(crate) fn apply(&mut self, c: &Cipher, data: &mut [u8], parts: usize) {
-        let bs = self.block.len();
         if parts <= 1 {
             c.ctr_keystream_xor(&mut self.block, data);
-            return;
+        } else {
+            self.apply_split(c, data, parts);
         }
+    }
+
+    /// [`apply`](Self::apply) over several threads, out of line: the one-thread call
+    /// inlines into its caller without rayon's plumbing.
+    #[inline(never)]
+    fn apply_split(&mut self, c: &Cipher, data: &mut [u8], parts: usize) {
+        let bs = self.block.len();
         let base = self.block.clone();
         parallel::for_each_chunk(data, bs, parts, |offset, part| {
             let mut ctr = Counter::new(&base);
