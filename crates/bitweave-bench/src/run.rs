@@ -343,8 +343,11 @@ fn cpu_line() -> String {
         Ok(Some(t)) => format!(", capped by {}={t}; {}", cpu::CPU_ENV, peers::cap_note()),
         _ => String::new(),
     };
+    let openssl = peers::openssl_cap()
+        .map(|note| format!("\n{note}"))
+        .unwrap_or_default();
     format!(
-        "CPU: {model}; tier {}{cap} (features in use: {})",
+        "CPU: {model}; tier {}{cap} (features in use: {}){openssl}",
         cpu::tier(),
         cpu::reported_names()
     )

@@ -79,14 +79,42 @@ pub fn versions() -> String {
 
 /// Why the peer's tier may differ from bitweave's under a `BITWEAVE_CPU` cap.
 pub fn cap_note() -> &'static str {
+    let capped = std::env::var_os(OPENSSL_CAP).is_some();
     if cfg!(all(feature = "gcrypt", feature = "openssl")) {
-        "libgcrypt capped alike (GCRYCTL_DISABLE_HWF); OpenSSL NOT capped (it reads \
-         OPENSSL_ia32cap at load: set that too)"
+        if capped {
+            "libgcrypt capped alike (GCRYCTL_DISABLE_HWF), OpenSSL by OPENSSL_ia32cap"
+        } else {
+            "libgcrypt capped alike (GCRYCTL_DISABLE_HWF); OpenSSL NOT capped (it reads \
+             OPENSSL_ia32cap at load: set that too)"
+        }
     } else if cfg!(feature = "gcrypt") {
         "libgcrypt capped alike (GCRYCTL_DISABLE_HWF)"
     } else if cfg!(feature = "openssl") {
-        "OpenSSL NOT capped (it reads OPENSSL_ia32cap at load: set that too)"
+        if capped {
+            "OpenSSL capped by OPENSSL_ia32cap"
+        } else {
+            "OpenSSL NOT capped (it reads OPENSSL_ia32cap at load: set that too)"
+        }
     } else {
         "no peers built in"
     }
+}
+
+/// The variable through which OpenSSL takes a CPU-feature mask at load.
+const OPENSSL_CAP: &str = "OPENSSL_ia32cap";
+
+/// What OpenSSL was told about the CPU, when someone told it anything, for the bench's
+/// header: its column is then measured on that mask. An empty value is a mask of zero, so
+/// OpenSSL runs without AES-NI or any vector unit (an unset shell variable passed on does
+/// that, and made OpenSSL read 33× slower than bitweave).
+pub fn openssl_cap() -> Option<String> {
+    if !cfg!(feature = "openssl") {
+        return None;
+    }
+    let value = std::env::var_os(OPENSSL_CAP)?;
+    Some(if value.is_empty() {
+        format!("{OPENSSL_CAP} is set but empty: OpenSSL runs with no CPU features at all")
+    } else {
+        format!("OpenSSL under {OPENSSL_CAP}={}", value.to_string_lossy())
+    })
 }
