@@ -68,7 +68,10 @@ fn main() -> ExitCode {
         }
     };
     let cli = Cli::parse_from(args);
-    signals::install();
+    signals::install(matches!(
+        cli.command,
+        Command::Bench(_) | Command::Sim(_) | Command::List
+    ));
     // A bad tier cap fails every command the same way, before any work.
     let result = bitweave::cpu::check()
         .map_err(anyhow::Error::msg)

@@ -10,11 +10,18 @@
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
-use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM, SIGXFSZ};
+use signal_hook::consts::{SIGHUP, SIGINT, SIGPIPE, SIGTERM, SIGXFSZ};
 use signal_hook::iterator::Signals;
 
-/// Installs the handlers; call once at start-up.
-pub fn install() {
+/// Installs the handlers; call once at start-up. A command that only prints a report
+/// (`report`: bench, sim, list) ends quietly when its reader goes away (`bitweave bench |
+/// head`), as `ls` does: SIGPIPE takes its default action. Rust ignores SIGPIPE, so the
+/// report's next `println!` used to panic with a backtrace. The other commands keep their
+/// own error for a closed output ("cannot write to standard output: broken pipe") and the
+/// clean-up behind it.
+pub fn install(report: bool) {
+    let _ =
+        signal_hook::flag::register_conditional_default(SIGPIPE, Arc::new(AtomicBool::new(report)));
     // Only flags the signal: its effect is that write(2) returns EFBIG.
     let _ = signal_hook::flag::register(SIGXFSZ, Arc::new(AtomicBool::new(false)));
     let Ok(mut signals) = Signals::new([SIGINT, SIGTERM, SIGHUP]) else {

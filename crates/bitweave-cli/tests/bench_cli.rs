@@ -153,3 +153,29 @@ fn bench_json(args: &[&str], extra: &[&str]) -> Vec<serde_json::Value> {
     );
     serde_json::from_slice(&out.stdout).unwrap()
 }
+
+/// A report whose reader goes away (`bitweave bench | head -1`) ends quietly, killed by
+/// SIGPIPE as `ls` would be, instead of panicking with a backtrace on its next line.
+#[test]
+fn bench_into_a_closed_pipe_ends_without_a_panic() {
+    use std::io::{BufRead, BufReader};
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::Stdio;
+    let mut child = bitweave()
+        .args(["bench", "-c", "aes-128", "--quiet"])
+        .args(QUICK)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert!(first.starts_with("bitweave bench"), "{first}");
+    // The pipe's read end is closed here; the bench has rows left to print.
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(out.status.signal(), Some(13), "{:?}: {stderr}", out.status);
+}
