@@ -78,25 +78,20 @@ pub fn versions() -> String {
 }
 
 /// Why the peer's tier may differ from bitweave's under a `BITWEAVE_CPU` cap.
-pub fn cap_note() -> &'static str {
-    let capped = std::env::var_os(OPENSSL_CAP).is_some();
-    if cfg!(all(feature = "gcrypt", feature = "openssl")) {
-        if capped {
-            "libgcrypt capped alike (GCRYCTL_DISABLE_HWF), OpenSSL by OPENSSL_ia32cap"
-        } else {
-            "libgcrypt capped alike (GCRYCTL_DISABLE_HWF); OpenSSL NOT capped (it reads \
-             OPENSSL_ia32cap at load: set that too)"
-        }
-    } else if cfg!(feature = "gcrypt") {
-        "libgcrypt capped alike (GCRYCTL_DISABLE_HWF)"
-    } else if cfg!(feature = "openssl") {
-        if capped {
-            "OpenSSL capped by OPENSSL_ia32cap"
+pub fn cap_note() -> String {
+    let gcrypt = cfg!(feature = "gcrypt").then_some("libgcrypt capped alike (GCRYCTL_DISABLE_HWF)");
+    let openssl = cfg!(feature = "openssl").then(|| {
+        if std::env::var_os(OPENSSL_CAP).is_some() {
+            "OpenSSL by OPENSSL_ia32cap"
         } else {
             "OpenSSL NOT capped (it reads OPENSSL_ia32cap at load: set that too)"
         }
+    });
+    let notes: Vec<&str> = [gcrypt, openssl].into_iter().flatten().collect();
+    if notes.is_empty() {
+        "no peers built in".to_string()
     } else {
-        "no peers built in"
+        notes.join("; ")
     }
 }
 

@@ -8,9 +8,6 @@ use rayon::prelude::*;
 /// Below this many bytes per thread, splitting costs more than it gains.
 pub const MIN_BYTES_PER_THREAD: usize = 64 * 1024;
 
-/// The smallest call [`chunks_for`] may split (two chunks of [`MIN_BYTES_PER_THREAD`]).
-pub const SPLIT_FROM: usize = 2 * MIN_BYTES_PER_THREAD;
-
 /// The number of cores (the default thread count), asked once: the standard library
 /// reads the affinity mask and the cgroup quota files on every call, three system calls
 /// per file, which a stream of 1 MiB pieces would pay a thousand times per GiB.
@@ -22,6 +19,10 @@ pub fn available_threads() -> usize {
 /// How many chunks to cut `len` bytes into for `threads` requested threads
 /// (0 = all cores): at least one, and none smaller than [`MIN_BYTES_PER_THREAD`].
 pub fn chunks_for(len: usize, threads: usize) -> usize {
+    if len < 2 * MIN_BYTES_PER_THREAD {
+        // Too small to split: a small call skips the thread count.
+        return 1;
+    }
     let want = if threads == 0 {
         available_threads()
     } else {

@@ -203,12 +203,7 @@ impl Crypter {
         let c: &Cipher = &self.cipher;
         let bs = c.block_size();
         let dec = self.direction == Direction::Decrypt;
-        // A call too small to split skips the thread count.
-        let parts = if data.len() < parallel::SPLIT_FROM {
-            1
-        } else {
-            parallel::chunks_for(data.len(), self.cipher.threads())
-        };
+        let parts = parallel::chunks_for(data.len(), self.cipher.threads());
         match (&mut self.core, self.params.mode) {
             (Core::Ecb, _) => parallel::for_each_chunk(data, bs, parts, |_, chunk| {
                 if dec {
