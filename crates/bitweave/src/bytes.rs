@@ -11,6 +11,21 @@ pub(crate) fn wipe<T: Copy + Default>(buf: &mut [T]) {
     std::hint::black_box(buf);
 }
 
+/// Wipes a vector's whole allocation (its bytes and its spare capacity) and empties it,
+/// keeping the allocation. A vector that never allocated is left alone: `zeroize` would
+/// `memset` zero bytes at its dangling pointer, and glibc's AVX-512 `memset` does that
+/// with a masked store to an unmapped page, which costs about 160 cycles on AMD Zen 4 (a
+/// fault-suppression assist) — two thirds of dropping a `Crypter` whose pending buffer was
+/// never used.
+pub(crate) fn wipe_vec(v: &mut Vec<u8>) {
+    if v.capacity() == 0 {
+        return;
+    }
+    v.resize(v.capacity(), 0);
+    wipe(v);
+    v.clear();
+}
+
 /// `dst ^= src` over the length of `dst` (`src` at least as long).
 pub(crate) fn xor(dst: &mut [u8], src: &[u8]) {
     #[cfg(target_arch = "x86_64")]

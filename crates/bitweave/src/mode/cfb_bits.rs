@@ -16,8 +16,8 @@ pub(crate) struct ShiftRegisters {
 
 impl Drop for ShiftRegisters {
     fn drop(&mut self) {
-        zeroize::Zeroize::zeroize(&mut self.regs);
-        zeroize::Zeroize::zeroize(&mut self.keystream);
+        crate::bytes::wipe_vec(&mut self.regs);
+        crate::bytes::wipe_vec(&mut self.keystream);
     }
 }
 
@@ -121,7 +121,7 @@ impl ShiftRegisters {
             let n = chunk.len();
             self.regs[..bs].copy_from_slice(&window[n..n + bs]);
         }
-        zeroize::Zeroize::zeroize(&mut window);
+        crate::bytes::wipe_vec(&mut window);
     }
 }
 

@@ -10,8 +10,6 @@
 //! Callers pass whole rows except at the very end, so any split of the input gives the
 //! same result.
 
-use zeroize::Zeroize;
-
 use crate::cipher::{BlockCipher, Feedback, ModeKernels, STREAMED_BYTES};
 use crate::engine::parallel;
 use crate::engine::Cipher;
@@ -25,8 +23,8 @@ pub(crate) struct Chain {
 
 impl Drop for Chain {
     fn drop(&mut self) {
-        self.row.zeroize();
-        self.scratch.zeroize();
+        crate::bytes::wipe_vec(&mut self.row);
+        crate::bytes::wipe_vec(&mut self.scratch);
     }
 }
 

@@ -41,7 +41,7 @@ pub struct Crypter {
 
 impl Drop for Crypter {
     fn drop(&mut self) {
-        zeroize::Zeroize::zeroize(&mut self.pending);
+        crate::bytes::wipe_vec(&mut self.pending);
     }
 }
 
@@ -191,7 +191,7 @@ impl Crypter {
             last.truncate(last.len() - n);
         }
         out.extend_from_slice(&last);
-        zeroize::Zeroize::zeroize(&mut last);
+        crate::bytes::wipe_vec(&mut last);
         Ok(())
     }
 

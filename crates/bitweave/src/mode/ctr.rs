@@ -7,21 +7,35 @@ use crate::cipher::{add_be, ModeKernels};
 use crate::engine::parallel;
 use crate::engine::Cipher;
 
-/// The next counter block.
+/// The next counter block, held inline (a heap copy and its free were a visible share
+/// of a one-shot call with a fresh key on a 64-byte message).
 pub(crate) struct Counter {
-    block: Vec<u8>,
+    bytes: [u8; 16],
+    /// The block size: `bytes[..len]` is the counter.
+    len: usize,
 }
 
 impl Drop for Counter {
     fn drop(&mut self) {
-        zeroize::Zeroize::zeroize(&mut self.block);
+        crate::bytes::wipe(&mut self.bytes);
     }
 }
 
 impl Counter {
-    /// Starts from the initial counter block T_1.
+    /// Starts from the initial counter block T_1 (one block of at most 16 bytes).
     pub(crate) fn new(iv: &[u8]) -> Self {
-        Counter { block: iv.to_vec() }
+        let mut bytes = [0; 16];
+        bytes[..iv.len()].copy_from_slice(iv);
+        Counter {
+            bytes,
+            len: iv.len(),
+        }
+    }
+
+    /// The counter block.
+    #[inline]
+    fn block(&mut self) -> &mut [u8] {
+        &mut self.bytes[..self.len]
     }
 
     /// XORs the keystream into `data` on `parts` threads; a final partial block uses the
@@ -29,7 +43,7 @@ impl Counter {
     #[inline]
     pub(crate) fn apply(&mut self, c: &Cipher, data: &mut [u8], parts: usize) {
         if parts <= 1 {
-            c.ctr_keystream_xor(&mut self.block, data);
+            c.ctr_keystream_xor(self.block(), data);
         } else {
             self.apply_split(c, data, parts);
         }
@@ -39,13 +53,13 @@ impl Counter {
     /// inlines into its caller without rayon's plumbing.
     #[inline(never)]
     fn apply_split(&mut self, c: &Cipher, data: &mut [u8], parts: usize) {
-        let bs = self.block.len();
-        let base = self.block.clone();
+        let bs = self.len;
+        let base = Counter::new(self.block());
         parallel::for_each_chunk(data, bs, parts, |offset, part| {
-            let mut ctr = Counter::new(&base);
-            add_be(&mut ctr.block, (offset / bs) as u64);
-            c.ctr_keystream_xor(&mut ctr.block, part);
+            let mut ctr = Counter::new(&base.bytes[..bs]);
+            add_be(ctr.block(), (offset / bs) as u64);
+            c.ctr_keystream_xor(ctr.block(), part);
         });
-        add_be(&mut self.block, data.len().div_ceil(bs) as u64);
+        add_be(self.block(), data.len().div_ceil(bs) as u64);
     }
 }

@@ -140,7 +140,7 @@ fn block_streams(c: &Cipher, mode: Mode, jobs: &mut [Job]) {
             job.buf[j * bs..end].copy_from_slice(&row[t * bs..t * bs + n]);
         }
     }
-    zeroize::Zeroize::zeroize(&mut row);
+    crate::bytes::wipe_vec(&mut row);
 }
 
 /// CFB8/CFB1 over `jobs` (longest first): step j advances byte j (or its eight bits) of
@@ -166,5 +166,5 @@ fn bit_streams(c: &Cipher, mode: Mode, dir: Direction, jobs: &mut [Job]) {
             job.buf[j] = column[t];
         }
     }
-    zeroize::Zeroize::zeroize(&mut column);
+    crate::bytes::wipe_vec(&mut column);
 }

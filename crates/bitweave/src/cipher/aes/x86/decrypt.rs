@@ -26,7 +26,7 @@ pub(super) unsafe fn stream_decrypt_vaes512<const CFB: bool>(
     // for `i < 8`.
     unsafe {
         let rounds = aes.rounds;
-        let keys = if CFB { &aes.enc } else { &aes.dec };
+        let keys = if CFB { &aes.enc } else { aes.dec() };
         let k: [__m512i; 15] = keys.v128().map(|x| _mm512_broadcast_i32x4(x));
         let mut last = _mm512_broadcast_i32x4(_mm_loadu_si128(prev.as_ptr().cast()));
         let len = data.len();
@@ -81,7 +81,7 @@ pub(super) unsafe fn stream_decrypt_vaes256<const CFB: bool>(
     data: &mut [u8],
 ) {
     let rounds = aes.rounds;
-    let keys = if CFB { &aes.enc } else { &aes.dec };
+    let keys = if CFB { &aes.enc } else { aes.dec() };
     let k = keys.v256();
     // SAFETY: `prev` is one 16-byte block (the caller checked).
     let mut last = _mm256_broadcastsi128_si256(unsafe { _mm_loadu_si128(prev.as_ptr().cast()) });
@@ -217,7 +217,7 @@ pub(super) unsafe fn stream_decrypt_aesni<const CFB: bool>(
     data: &mut [u8],
 ) {
     let rounds = aes.rounds;
-    let k = (if CFB { &aes.enc } else { &aes.dec }).v128();
+    let k = (if CFB { &aes.enc } else { aes.dec() }).v128();
     // SAFETY: `prev` is one 16-byte block (the caller checked).
     let mut last = unsafe { _mm_loadu_si128(prev.as_ptr().cast()) };
     let len = data.len();
@@ -312,7 +312,7 @@ pub(super) unsafe fn decrypt_rows_vaes512<const CFB: bool>(
         let (row, len) = (prev.len(), data.len());
         debug_assert!(len.is_multiple_of(row) && len.is_multiple_of(64) && len >= row);
         let rounds = aes.rounds;
-        let keys = if CFB { &aes.enc } else { &aes.dec };
+        let keys = if CFB { &aes.enc } else { aes.dec() };
         let k: [__m512i; 15] = keys.v128().map(|x| _mm512_broadcast_i32x4(x));
         let next_prev = data[len - row..].to_vec();
         let (d, pv) = (data.as_mut_ptr(), prev.as_ptr());

@@ -21,7 +21,8 @@
 #![allow(unsafe_code)]
 
 use core::arch::x86_64::*;
-use std::sync::Arc;
+use core::ptr::addr_of_mut;
+use std::sync::{Arc, OnceLock};
 
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
@@ -96,73 +97,124 @@ impl Level {
 /// each round's key repeated for the two lanes of VAES-256. Kernels use them as vectors
 /// where they are; a copy or broadcast per call cost as much as the rounds themselves on
 /// a 16-byte message.
-#[derive(Clone, Zeroize, ZeroizeOnDrop)]
+///
+/// The 256-bit rows sit 32-byte aligned inside a buffer that is only 16-byte aligned
+/// (one spare row; [`v256`](Self::v256) finds where they start). A 32-byte-aligned type
+/// would make its handle's allocation go through `posix_memalign`, which glibc never
+/// serves from its per-thread cache: `Cipher::new` and its drop took 272 TSC cycles with
+/// it and 216 without (AMD Zen 4, AES-128). Because where the rows start depends on the address, round
+/// keys are filled in place where they will live (a handle's heap memory) and never
+/// moved: the type is neither `Clone` nor returned by value.
+#[derive(Zeroize, ZeroizeOnDrop)]
+#[repr(C, align(16))]
 struct RoundKeys {
-    x1: Keys128,
-    x2: Keys256,
+    x1: Rows<15>,
+    x2: Rows<31>,
 }
 
-#[derive(Clone)]
+/// `N` 16-byte rows.
 #[repr(C, align(16))]
-struct Keys128([[u8; 16]; 15]);
-
-#[derive(Clone)]
-#[repr(C, align(32))]
-struct Keys256([[u8; 32]; 15]);
+struct Rows<const N: usize>([[u8; 16]; N]);
 
 // Wiped at memset speed: `zeroize`'s byte-by-byte volatile stores over both directions'
 // 1,440 bytes were most of a `Cipher::new` (0.8 µs of it on Zen 4).
-impl Zeroize for Keys128 {
-    fn zeroize(&mut self) {
-        crate::bytes::wipe(&mut self.0);
-    }
-}
-
-impl Zeroize for Keys256 {
+impl<const N: usize> Zeroize for Rows<N> {
     fn zeroize(&mut self) {
         crate::bytes::wipe(&mut self.0);
     }
 }
 
 impl RoundKeys {
-    const ZERO: RoundKeys = RoundKeys {
-        x1: Keys128([[0; 16]; 15]),
-        x2: Keys256([[0; 32]; 15]),
-    };
+    /// Bytes from the start of `x2` to its first 32-byte boundary: `x2` is 16-byte
+    /// aligned, so that is 16 when it lies 16 past a boundary, else 0.
+    #[inline(always)]
+    fn x2_offset(x2: *const Rows<31>) -> usize {
+        x2 as usize & 16
+    }
 
-    /// Stores round key `r` in both layouts.
+    /// Stores round key `r` in both layouts of the keys at `this`, which may be
+    /// uninitialised memory (a key schedule fills its rows where they will live).
+    ///
+    /// # Safety
+    /// `this` must be valid for writes of a `RoundKeys`, and `r` < 15.
     #[target_feature(enable = "sse2")]
-    fn set(&mut self, r: usize, k: __m128i) {
-        let [x1, x2] = [&mut self.x1.0[r][..], &mut self.x2.0[r][..]];
-        // SAFETY: 16-byte stores into a 16-byte and (twice) a 32-byte row.
+    unsafe fn set(this: *mut RoundKeys, r: usize, k: __m128i) {
+        // SAFETY: (the caller's contract) row `r` of `x1` and the two 16-byte halves of
+        // 256-bit row `r` are inside `*this`: `x2` holds 31 rows, and the 30 from its
+        // first 32-byte boundary (at most one row in) hold the 15 256-bit rows.
         unsafe {
-            _mm_storeu_si128(x1.as_mut_ptr().cast(), k);
-            _mm_storeu_si128(x2.as_mut_ptr().cast(), k);
-            _mm_storeu_si128(x2.as_mut_ptr().add(16).cast(), k);
+            let x1 = addr_of_mut!((*this).x1.0[r]).cast::<__m128i>();
+            let x2 = addr_of_mut!((*this).x2);
+            let row = x2
+                .cast::<u8>()
+                .add(Self::x2_offset(x2) + 32 * r)
+                .cast::<__m128i>();
+            _mm_storeu_si128(x1, k);
+            _mm_storeu_si128(row, k);
+            _mm_storeu_si128(row.add(1), k);
+        }
+    }
+
+    /// Fills `this` (possibly uninitialised) with round keys 0..=`rounds` from
+    /// `key(r)`, and zeroes the rows past them, which no kernel reads (and the spare row).
+    ///
+    /// # Safety
+    /// `this` must be valid for writes of a `RoundKeys`, where it will stay (the 256-bit
+    /// rows' place depends on the address), and `rounds` < 15.
+    #[target_feature(enable = "sse2")]
+    unsafe fn fill(this: *mut RoundKeys, rounds: usize, key: impl Fn(usize) -> __m128i) {
+        // SAFETY: the caller's contract: the spare row (first or last of `x2`) is inside.
+        unsafe {
+            let x2 = addr_of_mut!((*this).x2);
+            let spare = if Self::x2_offset(x2) == 0 { 30 } else { 0 };
+            _mm_storeu_si128(addr_of_mut!((*x2).0[spare]).cast(), _mm_setzero_si128());
+        }
+        for r in 0..15 {
+            let k = if r <= rounds {
+                key(r)
+            } else {
+                _mm_setzero_si128()
+            };
+            // SAFETY: the caller's contract, and r < 15.
+            unsafe { Self::set(this, r, k) };
         }
     }
 
     /// The round keys as 128-bit vectors, in place.
     fn v128(&self) -> &[__m128i; 15] {
-        // SAFETY: Keys128 is 15 × 16 bytes aligned to 16, the layout of [__m128i; 15], and
+        // SAFETY: `x1` is 15 × 16 bytes aligned to 16, the layout of [__m128i; 15], and
         // every bit pattern is a valid __m128i.
-        unsafe { &*(&self.x1 as *const Keys128).cast::<[__m128i; 15]>() }
+        unsafe { &*(&self.x1 as *const Rows<15>).cast::<[__m128i; 15]>() }
     }
 
     /// The round keys in both lanes of 256-bit vectors, in place.
     fn v256(&self) -> &[__m256i; 15] {
-        // SAFETY: Keys256 is 15 × 32 bytes aligned to 32, the layout of [__m256i; 15].
-        unsafe { &*(&self.x2 as *const Keys256).cast::<[__m256i; 15]>() }
+        let x2 = &self.x2 as *const Rows<31>;
+        // SAFETY: from `x2`'s first 32-byte boundary (at most 16 bytes in), 480 of its 496
+        // bytes are left: 15 × 32 bytes aligned to 32, the layout of [__m256i; 15], filled
+        // there by `fill` (the keys never moved since).
+        unsafe {
+            &*x2.cast::<u8>()
+                .add(Self::x2_offset(x2))
+                .cast::<[__m256i; 15]>()
+        }
     }
 }
 
 /// AES on the x86 AES instructions at a given [`Level`].
-#[derive(Clone, Zeroize, ZeroizeOnDrop)]
+///
+/// Decryption keys are derived on the first call that needs them: a context keyed for
+/// one message that is encrypted (CTR, CBC encryption, a one-shot call with a fresh key)
+/// never writes, holds or wipes them — with a fresh key per 64-byte call, building and
+/// wiping both directions' 1.4 KiB was most of the call (see [`AesX86::new_shared`]).
+#[derive(Zeroize, ZeroizeOnDrop)]
 pub struct AesX86 {
     enc: RoundKeys,
     /// Equivalent-inverse-cipher keys (FIPS-197 §5.3.5): reversed, InvMixColumns applied
-    /// to the middle ones, as `AESDEC` expects.
-    dec: RoundKeys,
+    /// to the middle ones, as `AESDEC` expects; derived from `enc` on first use (wiped
+    /// on drop by their own `ZeroizeOnDrop`).
+    #[zeroize(skip)]
+    dec: OnceLock<Box<RoundKeys>>,
     rounds: usize,
     #[zeroize(skip)]
     level: Level,
@@ -182,23 +234,29 @@ struct Handoff {
 
 impl AesX86 {
     /// Keys the backend in place in its shared handle, or `None` when this CPU lacks
-    /// `level`. Built where it will live: returned by value and then boxed, the 1.4 KiB of
-    /// round keys were copied two or three times, a quarter of a `Cipher::new` (Zen 4).
+    /// `level`. The round keys are written straight into the handle's allocation:
+    /// built on the stack first (zeroed, then filled), they were copied into the handle,
+    /// and with a fresh key per 64-byte call the copies, the zeroing and the second
+    /// direction's keys cost more than the key schedule and the call together (AMD Zen 4,
+    /// AES-128, `Cipher::new` then drop: 470 TSC cycles before, 272 after; 216 once the
+    /// handle also left `posix_memalign`, see [`RoundKeys`]).
     pub fn new_shared(key: &[u8], level: Level) -> Option<Arc<Self>> {
         if !level.available() {
             return None;
         }
-        let mut aes = Arc::new(AesX86 {
-            enc: RoundKeys::ZERO,
-            dec: RoundKeys::ZERO,
-            rounds: 0,
-            level,
-            vaes512_from: vaes512_stream_from(),
-        });
-        let this = Arc::get_mut(&mut aes).expect("not shared yet");
-        // SAFETY: `level.available()` checked AES-NI and SSE2 above.
-        unsafe { this.expand(key) };
-        Some(aes)
+        let mut aes = Arc::<AesX86>::new_uninit();
+        let this = Arc::get_mut(&mut aes).expect("not shared yet").as_mut_ptr();
+        // SAFETY: `this` points to the new handle's memory, valid for writes of an
+        // AesX86; every field is written below before `assume_init`. `level.available()`
+        // checked AES-NI and SSE2 above.
+        unsafe {
+            let rounds = Self::expand(addr_of_mut!((*this).enc), key);
+            addr_of_mut!((*this).dec).write(OnceLock::new());
+            addr_of_mut!((*this).rounds).write(rounds);
+            addr_of_mut!((*this).level).write(level);
+            addr_of_mut!((*this).vaes512_from).write(vaes512_stream_from());
+            Some(aes.assume_init())
+        }
     }
 
     /// The encryption round keys as 128-bit vectors (rounds + 1 of them are used) and the
@@ -208,44 +266,69 @@ impl AesX86 {
         (self.enc.v128(), self.rounds)
     }
 
-    /// Fills both directions' round keys from `key`: AES-128 and AES-256 by
-    /// `AESKEYGENASSIST` (a word chain through a general-purpose register per SubWord,
-    /// as the generic schedule runs it, took three times as long), AES-192, whose
-    /// round keys straddle the 128-bit words, by the generic schedule with SubWord on
-    /// `AESENCLAST`. Decryption keys are the equivalent inverse cipher's (`AESIMC`).
+    /// Fills the encryption round keys at `enc` (possibly uninitialised) from `key` and
+    /// returns the round count: AES-128 and AES-256 by `AESKEYGENASSIST` (a word chain
+    /// through a general-purpose register per SubWord, as the generic schedule runs it,
+    /// took three times as long), AES-192, whose round keys straddle the 128-bit words,
+    /// by the generic schedule with SubWord on `AESENCLAST`.
+    ///
+    /// # Safety
+    /// `enc` must be valid for writes of a `RoundKeys`; the CPU must have AES-NI.
     #[target_feature(enable = "aes,sse2")]
-    unsafe fn expand(&mut self, key: &[u8]) {
-        let mut enc = [_mm_setzero_si128(); 15];
+    unsafe fn expand(enc: *mut RoundKeys, key: &[u8]) -> usize {
+        let mut k = [_mm_setzero_si128(); 15];
         let rounds = match key.len() {
-            16 => expand128(key, &mut enc),
-            32 => expand256(key, &mut enc),
+            16 => expand128(key, &mut k),
+            32 => expand256(key, &mut k),
             _ => {
                 let ks = KeySchedule::with_sub_word(key, |w| sub_word_aesni(w));
-                for (r, k) in enc.iter_mut().enumerate().take(ks.rounds() + 1) {
+                for (r, k) in k.iter_mut().enumerate().take(ks.rounds() + 1) {
                     // SAFETY: 16 bytes from a 16-byte array.
                     *k = unsafe { _mm_loadu_si128(ks.round_key_bytes(r).as_ptr().cast()) };
                 }
                 ks.rounds()
             }
         };
-        self.rounds = rounds;
-        for r in 0..=rounds {
-            let d = enc[rounds - r];
-            let d = if r == 0 || r == rounds {
-                d
-            } else {
-                _mm_aesimc_si128(d)
-            };
-            self.enc.set(r, enc[r]);
-            self.dec.set(r, d);
+        // SAFETY: the caller's contract; rounds ≤ 14.
+        unsafe { RoundKeys::fill(enc, rounds, |r| k[r]) };
+        k.fill(_mm_setzero_si128());
+        std::hint::black_box(&mut k);
+        rounds
+    }
+
+    /// The decryption round keys, derived from the encryption keys on first use.
+    fn dec(&self) -> &RoundKeys {
+        // SAFETY: every AesX86 was built where AES-NI was detected.
+        self.dec.get_or_init(|| unsafe { self.inverse_keys() })
+    }
+
+    /// The equivalent inverse cipher's round keys, in their own heap memory: the
+    /// encryption keys in reverse order, `AESIMC` on the middle ones.
+    ///
+    /// # Safety
+    /// The CPU must have AES-NI.
+    #[target_feature(enable = "aes,sse2")]
+    unsafe fn inverse_keys(&self) -> Box<RoundKeys> {
+        let (enc, rounds) = self.encryption_keys();
+        let mut dec = Box::<RoundKeys>::new_uninit();
+        // SAFETY: `fill` writes every byte of `dec`, in its final place, before
+        // `assume_init`.
+        unsafe {
+            RoundKeys::fill(dec.as_mut_ptr(), rounds, |r| {
+                let d = enc[rounds - r];
+                if r == 0 || r == rounds {
+                    d
+                } else {
+                    _mm_aesimc_si128(d)
+                }
+            });
+            dec.assume_init()
         }
-        enc.fill(_mm_setzero_si128());
-        std::hint::black_box(&mut enc);
     }
 
     fn crypt(&self, blocks: &mut [u8], decrypt: bool) {
         assert!(blocks.len().is_multiple_of(16), "whole blocks only");
-        let keys = if decrypt { &self.dec } else { &self.enc };
+        let keys = if decrypt { self.dec() } else { &self.enc };
         // SAFETY: an AesX86 exists only for a level `Level::available()` confirmed (every
         // level has AES-NI).
         unsafe {
@@ -637,5 +720,47 @@ pub(crate) fn in_order(x: &mut [__m128i; 8]) {
             inout(xmm_reg) x[7],
             options(pure, nomem, nostack, preserves_flags),
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Round keys filled at both places a 16-byte-aligned allocation can put them (the
+    /// 256-bit rows starting at `x2`'s first row or its second) read back the same
+    /// through both views, with every byte written.
+    #[test]
+    fn round_keys_read_back_wherever_they_lie() {
+        #[repr(C, align(32))]
+        struct Place([u8; 16 + core::mem::size_of::<RoundKeys>()]);
+        for offset in [0, 16] {
+            let mut place = Place([0xAA; 16 + core::mem::size_of::<RoundKeys>()]);
+            // SAFETY: 16-byte aligned (a 32-aligned base plus 0 or 16), with room for a
+            // RoundKeys; SSE2 is baseline on x86-64. The keys are read through `v128` and
+            // `v256` only while `place` lives, and never moved.
+            let keys = unsafe {
+                let this = place.0.as_mut_ptr().add(offset).cast::<RoundKeys>();
+                RoundKeys::fill(this, 10, |r| _mm_set1_epi8(r as i8 + 1));
+                &*this
+            };
+            for r in 0..15 {
+                let want = [if r <= 10 { r as u8 + 1 } else { 0 }; 16];
+                // SAFETY: plain vectors read as byte arrays of their size (any alignment
+                // suits bytes).
+                let (k1, k2) = unsafe {
+                    (
+                        *(&keys.v128()[r] as *const __m128i).cast::<[u8; 16]>(),
+                        *(&keys.v256()[r] as *const __m256i).cast::<[[u8; 16]; 2]>(),
+                    )
+                };
+                assert_eq!((k1, k2), (want, [want; 2]), "row {r}, offset {offset}");
+            }
+            let written = &place.0[offset..offset + core::mem::size_of::<RoundKeys>()];
+            assert!(
+                !written.contains(&0xAA),
+                "a byte left unwritten at offset {offset}"
+            );
+        }
     }
 }
