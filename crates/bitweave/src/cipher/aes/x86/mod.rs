@@ -239,7 +239,7 @@ impl AesX86 {
     /// and with a fresh key per 64-byte call the copies, the zeroing and the second
     /// direction's keys cost more than the key schedule and the call together (AMD Zen 4,
     /// AES-128, `Cipher::new` then drop: 470 TSC cycles before, 272 after; 216 once the
-    /// handle also left `posix_memalign`, see [`RoundKeys`]).
+    /// handle also left `posix_memalign`, see `RoundKeys`).
     pub fn new_shared(key: &[u8], level: Level) -> Option<Arc<Self>> {
         if !level.available() {
             return None;
