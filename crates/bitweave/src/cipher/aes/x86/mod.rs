@@ -102,9 +102,9 @@ impl Level {
 /// (one spare row; [`v256`](Self::v256) finds where they start). A 32-byte-aligned type
 /// would make its handle's allocation go through `posix_memalign`, which glibc never
 /// serves from its per-thread cache: `Cipher::new` and its drop took 272 TSC cycles with
-/// it and 216 without (AMD Zen 4, AES-128). Because where the rows start depends on the address, round
-/// keys are filled in place where they will live (a handle's heap memory) and never
-/// moved: the type is neither `Clone` nor returned by value.
+/// it and 216 without (AMD Zen 4, AES-128). Because where the rows start depends on the
+/// address, round keys are filled in place where they will live (a handle's heap memory)
+/// and never moved: the type is neither `Clone` nor returned by value (only boxed).
 #[derive(Zeroize, ZeroizeOnDrop)]
 #[repr(C, align(16))]
 struct RoundKeys {
