@@ -8,9 +8,10 @@
 use core::arch::x86_64::*;
 
 use super::engine::{ABSORB, DECRYPT, ENCRYPT};
-use super::lanes::Soa;
+use super::lanes::States;
 use super::layout::STATE_WORDS;
 use super::wide::{blocks, pi_states, unroll, Isa, Kernel, Offsets};
+use super::word::Word;
 
 type Y = __m256i;
 type Chunk = [Y; 4];
@@ -390,37 +391,111 @@ impl Kernel<u16> for Avx2 {
 
 super::wide::entry!(Avx2, "avx2");
 
-/// π on the `L` states of `s` (word-sliced: one ymm per state word), `L` being the lanes
-/// of one register for `W`.
-///
-/// # Safety
-/// The CPU has AVX2.
-#[target_feature(enable = "avx2")]
-unsafe fn pi_rows_compiled<W: Offsets, const L: usize>(s: &mut Soa<W, L>)
-where
-    Avx2: Kernel<W>,
-{
-    // SAFETY: each row is L words = 32 bytes (asserted by the caller), read and written
-    // whole; AVX2 is the caller's contract.
+/// One unpack step of [`transpose`]: the low (`HI` false) or high halves of `a` and `b`
+/// interleaved in units of `unit` bits, inside each 128-bit half.
+#[inline(always)]
+unsafe fn unpack<const HI: bool>(a: Y, b: Y, unit: usize) -> Y {
+    // SAFETY: register-only intrinsics; AVX2 is present (the caller's contract).
     unsafe {
-        let x = unroll!(16, i => Avx2::load(s[i].as_ptr().cast()));
-        let y = pi_states::<Avx2, W>(x);
-        for (row, v) in s.iter_mut().zip(y) {
-            Avx2::store(row.as_mut_ptr().cast(), v);
+        match (unit, HI) {
+            (16, false) => _mm256_unpacklo_epi16(a, b),
+            (16, true) => _mm256_unpackhi_epi16(a, b),
+            (32, false) => _mm256_unpacklo_epi32(a, b),
+            (32, true) => _mm256_unpackhi_epi32(a, b),
+            (64, false) => _mm256_unpacklo_epi64(a, b),
+            _ => _mm256_unpackhi_epi64(a, b),
         }
     }
 }
 
-/// The AVX2 lane kernel: π on `L` word-sliced states, one ymm register per state word
-/// (`L` = 4, 8, 16 for π64, π32, π16). Panics if the CPU lacks AVX2 or `L` is not one
-/// register's lanes.
-pub fn pi_rows<W: Offsets, const L: usize>(s: &mut Soa<W, L>)
+/// Transposes the `L`×`L` matrix of `W` words held in `x` (register `r` is row `r`), `L`
+/// being one register's words. Unpack steps inside the 128-bit halves, neighbours paired
+/// at each step, transpose the two `L/2`-row groups half by half and leave row `j` of the
+/// result at register `bit-reverse(j)` of each group; one 128-bit swap per row pair then
+/// puts every row in place. A transpose undoes itself, so the same call turns the rows
+/// back into states.
+///
+/// # Safety
+/// The CPU has AVX2.
+#[inline(always)]
+unsafe fn transpose<W: Word, const L: usize>(x: [Y; L]) -> [Y; L] {
+    let half = L / 2;
+    let mut cur = x;
+    let mut unit = 8 * W::BYTES;
+    // SAFETY: register-only intrinsics; AVX2 is present (this fn's contract).
+    unsafe {
+        while unit < 128 {
+            let mut next = cur;
+            for g in [0, half] {
+                for i in 0..half / 2 {
+                    let (a, b) = (cur[g + 2 * i], cur[g + 2 * i + 1]);
+                    next[g + i] = unpack::<false>(a, b, unit);
+                    next[g + i + half / 2] = unpack::<true>(a, b, unit);
+                }
+            }
+            cur = next;
+            unit *= 2;
+        }
+        let bits = half.trailing_zeros();
+        let mut out = cur;
+        for j in 0..half {
+            let row = j
+                .reverse_bits()
+                .checked_shr(usize::BITS - bits)
+                .unwrap_or(0);
+            out[row] = _mm256_permute2x128_si256::<0x20>(cur[j], cur[half + j]);
+            out[row + half] = _mm256_permute2x128_si256::<0x31>(cur[j], cur[half + j]);
+        }
+        out
+    }
+}
+
+/// π on the `L` states of `s`, `L` being the lanes of one register for `W`: each state is
+/// `16 / L` registers, so block `b` of the states (words `bL..bL + L` of every lane) is an
+/// `L`×`L` matrix, transposed into rows, π, and transposed back.
+///
+/// # Safety
+/// The CPU has AVX2.
+#[target_feature(enable = "avx2")]
+unsafe fn pi_many_compiled<W: Offsets, const L: usize>(s: &mut States<W, L>)
+where
+    Avx2: Kernel<W>,
+{
+    let per_state = STATE_WORDS / L;
+    let p = s.as_mut_ptr().cast::<Y>();
+    // SAFETY: the states are L × 16 words = L × 16 / L registers of 32 bytes (asserted by
+    // the caller), each read and written whole at its offset; AVX2 is the caller's
+    // contract.
+    unsafe {
+        let mut rows = [Avx2::zero(); STATE_WORDS];
+        // Loops, not closures: a closure would not inherit this fn's target features in
+        // every build (see the README's π-Cipher notes), leaving intrinsics as calls.
+        let mut block = [Avx2::zero(); L];
+        for b in 0..per_state {
+            for (l, v) in block.iter_mut().enumerate() {
+                *v = _mm256_loadu_si256(p.add(l * per_state + b));
+            }
+            rows[b * L..(b + 1) * L].copy_from_slice(&transpose::<W, L>(block));
+        }
+        let y = pi_states::<Avx2, W>(rows);
+        for b in 0..per_state {
+            block.copy_from_slice(&y[b * L..(b + 1) * L]);
+            for (l, v) in transpose::<W, L>(block).into_iter().enumerate() {
+                _mm256_storeu_si256(p.add(l * per_state + b), v);
+            }
+        }
+    }
+}
+
+/// The AVX2 lane kernel: π on `L` whole states (`L` = 4, 8, 16 for π64, π32, π16, one
+/// register's words). Panics if the CPU lacks AVX2 or `L` is not one register's lanes.
+pub fn pi_many<W: Offsets, const L: usize>(s: &mut States<W, L>)
 where
     Avx2: Kernel<W>,
 {
     assert!(available(), "Avx2 kernel called on a CPU without avx2");
     assert_eq!(L * W::BYTES, Avx2::BYTES, "one ymm register per state word");
     // SAFETY: available() (cpu::has(Avx2), never more than the CPU has) just returned
-    // true; the row size was checked above.
-    unsafe { pi_rows_compiled(s) }
+    // true; the register size was checked above.
+    unsafe { pi_many_compiled(s) }
 }

@@ -15,12 +15,12 @@
 
 use crate::bytes::wipe;
 
-use super::lanes::{pi_single, Soa};
+use super::lanes::{pi_single, States};
 use super::layout::{
     block_of, block_words, blocks, counter, init_state, inject, rate_bytes, store_words,
     RATE_WORDS, STATE_WORDS,
 };
-use super::word::{limbs, Word};
+use super::word::Word;
 
 /// One message's inputs. For decryption `smn` is the encrypted SMN and `data` the ciphertext
 /// body (without E(SMN) and tag).
@@ -39,8 +39,8 @@ pub struct Out<'a> {
     pub tag: &'a mut [u8],
 }
 
-/// A lane kernel: π on `L` word-sliced states.
-pub type Kernel<W, const L: usize> = fn(&mut Soa<W, L>);
+/// A lane kernel: π on `L` whole states.
+pub type Kernel<W, const L: usize> = fn(&mut States<W, L>);
 
 /// What a block step does with its data: AD is absorbed (no output), plaintext encrypted,
 /// ciphertext decrypted.
@@ -137,7 +137,7 @@ struct Scheduler<'j, 'o, 'a, 'b, W: Word, const L: usize> {
     jobs: &'j [Job<'a>],
     outs: &'o mut [Out<'b>],
     sponges: Vec<Sponge<W>>,
-    soa: Box<Soa<W, L>>,
+    lanes: Box<States<W, L>>,
     pending: Vec<Lane>,
 }
 
@@ -159,7 +159,7 @@ pub fn run<W: Word, const L: usize>(
         jobs,
         outs,
         sponges: Vec::with_capacity(jobs.len()),
-        soa: Box::new([[W::default(); L]; STATE_WORDS]),
+        lanes: Box::new([[W::default(); STATE_WORDS]; L]),
         pending: Vec::with_capacity(L),
     };
     s.run();
@@ -259,23 +259,17 @@ impl<W: Word, const L: usize> Scheduler<'_, '_, '_, '_, W, L> {
         run_whole(&self.blocks, mode, &sp.cis, ctr, data, out, &mut sp.tag)
     }
 
-    /// π on each state, in lane batches.
+    /// π on each state, in lane batches (a full batch in place).
     fn permute_all(&mut self, states: &mut [[W; STATE_WORDS]]) {
         for chunk in states.chunks_mut(L) {
             if chunk.len() < self.min_wide {
                 chunk.iter_mut().for_each(pi_single);
-                continue;
-            }
-            for (l, st) in chunk.iter().enumerate() {
-                for i in 0..STATE_WORDS {
-                    self.soa[i][l] = st[i];
-                }
-            }
-            (self.kernel)(&mut self.soa);
-            for (l, st) in chunk.iter_mut().enumerate() {
-                for i in 0..STATE_WORDS {
-                    st[i] = self.soa[i][l];
-                }
+            } else if let Ok(batch) = <&mut States<W, L>>::try_from(&mut *chunk) {
+                (self.kernel)(batch);
+            } else {
+                self.lanes[..chunk.len()].copy_from_slice(chunk);
+                (self.kernel)(&mut self.lanes);
+                chunk.copy_from_slice(&self.lanes[..chunk.len()]);
             }
         }
     }
@@ -302,24 +296,19 @@ impl<W: Word, const L: usize> Scheduler<'_, '_, '_, '_, W, L> {
     }
 
     /// The steps of `lanes` on the lane kernel, each lane's state built and read in place
-    /// in the SoA (which is wiped when the scheduler drops): a 64-byte message's few steps
-    /// are mostly this data movement, not π.
+    /// in the batch (which is wiped when the scheduler drops): a 64-byte message's few
+    /// steps are mostly this data movement, not π.
     fn wide(&mut self, lanes: &[Lane]) {
-        let soa = &mut *self.soa;
-        for (l, lane) in lanes.iter().enumerate() {
-            let cis = &self.sponges[lane.m].cis;
-            for i in 0..STATE_WORDS {
-                soa[i][l] = cis[i];
-            }
-            for i in 0..limbs::<W>() {
-                soa[i][l] = soa[i][l].xor(W::limb(lane.ctr, i));
-            }
+        for (st, lane) in self.lanes.iter_mut().zip(lanes) {
+            *st = self.sponges[lane.m].cis;
+            inject(st, lane.ctr);
         }
-        (self.kernel)(soa);
+        (self.kernel)(&mut self.lanes);
         let rb = rate_bytes::<W>();
         for (l, lane) in lanes.iter().enumerate() {
             let job = &self.jobs[lane.m];
-            let mut r: [W; 8] = RATE_WORDS.map(|i| self.soa[i][l]);
+            let st = &mut self.lanes[l];
+            let mut r: [W; 8] = RATE_WORDS.map(|i| st[i]);
             if lane.phase == Phase::Msg && (lane.b + 1) * rb <= job.data.len() {
                 // A full message block: no padding to handle.
                 let start = lane.b * rb;
@@ -329,22 +318,20 @@ impl<W: Word, const L: usize> Scheduler<'_, '_, '_, '_, W, L> {
             } else {
                 self.absorb(lane, &mut r);
             }
+            let st = &mut self.lanes[l];
             for (k, &i) in RATE_WORDS.iter().enumerate() {
-                self.soa[i][l] = r[k];
+                st[i] = r[k];
             }
             wipe(&mut r);
         }
-        let soa = &mut *self.soa;
-        (self.kernel)(soa);
-        for (l, lane) in lanes.iter().enumerate() {
+        (self.kernel)(&mut self.lanes);
+        for (st, lane) in self.lanes.iter().zip(lanes) {
             let sp = &mut self.sponges[lane.m];
             for (k, &i) in RATE_WORDS.iter().enumerate() {
-                sp.tag[k] = sp.tag[k].add(soa[i][l]);
+                sp.tag[k] = sp.tag[k].add(st[i]);
             }
             if lane.phase == Phase::Smn {
-                for i in 0..STATE_WORDS {
-                    sp.cis[i] = soa[i][l];
-                }
+                sp.cis = *st;
             }
         }
     }
@@ -420,8 +407,7 @@ impl<W: Word, const L: usize> Scheduler<'_, '_, '_, '_, W, L> {
 
 impl<W: Word, const L: usize> Drop for Scheduler<'_, '_, '_, '_, W, L> {
     fn drop(&mut self) {
-        let soa: &mut Soa<W, L> = &mut self.soa;
-        wipe(soa.as_flattened_mut());
+        wipe(self.lanes.as_flattened_mut());
     }
 }
 
@@ -446,7 +432,7 @@ pub fn steps<W: Word, const L: usize>(
     let total = data.len() / rb;
     let mut b = run_whole(&blocks, mode, cis, ctr, data, out, tag);
     let min_wide = (L / 4).max(2);
-    let mut soa: Box<Soa<W, L>> = Box::new([[W::default(); L]; STATE_WORDS]);
+    let mut lanes: Box<States<W, L>> = Box::new([[W::default(); STATE_WORDS]; L]);
     while b < total {
         let n = (total - b).min(L);
         if n < min_wide {
@@ -467,35 +453,30 @@ pub fn steps<W: Word, const L: usize>(
                 wipe(&mut s);
             }
         } else {
-            for l in 0..n {
-                let mut s = *cis;
-                inject(&mut s, ctr.wrapping_add((b + l) as u64));
-                for i in 0..STATE_WORDS {
-                    soa[i][l] = s[i];
-                }
-                wipe(&mut s);
+            for (l, st) in lanes[..n].iter_mut().enumerate() {
+                *st = *cis;
+                inject(st, ctr.wrapping_add((b + l) as u64));
             }
-            kernel(&mut soa);
-            for l in 0..n {
+            kernel(&mut lanes);
+            for (l, st) in lanes[..n].iter_mut().enumerate() {
                 let k = b + l;
-                let mut r: [W; 8] = RATE_WORDS.map(|i| soa[i][l]);
+                let mut r: [W; 8] = RATE_WORDS.map(|i| st[i]);
                 let o = (mode != ABSORB).then(|| &mut out[k * rb..(k + 1) * rb]);
                 absorb_full(mode, &mut r, &data[k * rb..(k + 1) * rb], o);
                 for (j, &i) in RATE_WORDS.iter().enumerate() {
-                    soa[i][l] = r[j];
+                    st[i] = r[j];
                 }
             }
-            kernel(&mut soa);
-            for l in 0..n {
+            kernel(&mut lanes);
+            for st in &lanes[..n] {
                 for (j, &i) in RATE_WORDS.iter().enumerate() {
-                    tag[j] = tag[j].add(soa[i][l]);
+                    tag[j] = tag[j].add(st[i]);
                 }
             }
         }
         b += n;
     }
-    let soa: &mut Soa<W, L> = &mut soa;
-    wipe(soa.as_flattened_mut());
+    wipe(lanes.as_flattened_mut());
 }
 
 /// The data half of a triplex step on a full block: `r` holds the keystream on entry,

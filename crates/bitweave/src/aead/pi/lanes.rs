@@ -15,8 +15,28 @@
 use super::layout::{ROUNDS, STATE_WORDS};
 use super::word::Word;
 
-/// `L` states, word-sliced.
+/// `L` states, word-sliced: `s[i][l]` is word `i` of lane `l`.
 pub type Soa<W, const L: usize> = [[W; L]; STATE_WORDS];
+
+/// `L` whole states one after another: `s[l]` is lane `l`'s state. What the scheduler
+/// fills and reads (a lane's words are contiguous, so filling one is a copy); each lane
+/// kernel turns it into rows its own way.
+pub type States<W, const L: usize> = [[W; STATE_WORDS]; L];
+
+/// The states as rows: `rows[i][l] = s[l][i]` (word by word; for kernels without a
+/// vector transpose).
+pub fn to_rows<W: Word, const L: usize>(s: &States<W, L>) -> Soa<W, L> {
+    core::array::from_fn(|i| core::array::from_fn(|l| s[l][i]))
+}
+
+/// Rows back into states (the inverse of [`to_rows`]).
+pub fn from_rows<W: Word, const L: usize>(rows: &Soa<W, L>, s: &mut States<W, L>) {
+    for (l, st) in s.iter_mut().enumerate() {
+        for (i, w) in st.iter_mut().enumerate() {
+            *w = rows[i][l];
+        }
+    }
+}
 
 /// What π needs of a value: add, XOR, rotate. Implemented for a word (one state) and for a
 /// vector of `L` words (one word of `L` states), so π is written once for both.
@@ -224,25 +244,35 @@ pub fn pi_single<W: Word>(x: &mut [W; STATE_WORDS]) {
     pi_arx(x);
 }
 
-/// The portable lane kernel (no target features beyond the build's baseline).
-pub fn pi_portable<W: Word, const L: usize>(s: &mut Soa<W, L>) {
-    pi_lanes(s)
+/// The portable lane kernel (no target features beyond the build's baseline): one state
+/// on its own, several through rows (wiped after).
+pub fn pi_portable<W: Word, const L: usize>(s: &mut States<W, L>) {
+    if L == 1 {
+        return pi_single(&mut s[0]);
+    }
+    let mut rows = to_rows(s);
+    pi_lanes(&mut rows);
+    from_rows(&rows, s);
+    crate::bytes::wipe(rows.as_flattened_mut());
 }
 
-/// `s` as `Soa<T, M>` when that is its type: how a generic caller hands its states to a
-/// SIMD lane kernel written for one word size and register width.
+/// `s` as `States<T, M>` when that is its type: how a generic caller hands its states to
+/// a SIMD lane kernel written for one word size and register width.
 #[allow(unsafe_code)]
-pub fn soa_as<W: Word, T: Word, const L: usize, const M: usize>(
-    s: &mut Soa<W, L>,
-) -> Option<&mut Soa<T, M>> {
+pub fn states_as<W: Word, T: Word, const L: usize, const M: usize>(
+    s: &mut States<W, L>,
+) -> Option<&mut States<T, M>> {
     let same = core::any::TypeId::of::<W>() == core::any::TypeId::of::<T>() && L == M;
     // SAFETY: W is T and L is M, so the two types are one type.
-    same.then(|| unsafe { &mut *(s as *mut Soa<W, L>).cast::<Soa<T, M>>() })
+    same.then(|| unsafe { &mut *(s as *mut States<W, L>).cast::<States<T, M>>() })
 }
 
 /// Checks a lane kernel against the reference π on `L` random states.
 #[cfg(test)]
-pub(super) fn check_lane_kernel<W: Word, const L: usize>(name: &str, kernel: fn(&mut Soa<W, L>)) {
+pub(super) fn check_lane_kernel<W: Word, const L: usize>(
+    name: &str,
+    kernel: fn(&mut States<W, L>),
+) {
     tests::check_kernel(name, kernel)
 }
 
@@ -269,21 +299,15 @@ mod tests {
         check_kernel::<W, L>("portable", pi_portable::<W, L>);
     }
 
-    pub(super) fn check_kernel<W: Word, const L: usize>(name: &str, kernel: fn(&mut Soa<W, L>)) {
+    pub(super) fn check_kernel<W: Word, const L: usize>(name: &str, kernel: fn(&mut States<W, L>)) {
         let input = states::<W>(L, 0x5eed + L as u64);
-        let mut soa: Soa<W, L> = [[W::default(); L]; STATE_WORDS];
-        for (l, st) in input.iter().enumerate() {
-            for i in 0..STATE_WORDS {
-                soa[i][l] = st[i];
-            }
-        }
-        kernel(&mut soa);
+        let mut lanes: States<W, L> = core::array::from_fn(|l| input[l]);
+        kernel(&mut lanes);
         for (l, st) in input.iter().enumerate() {
             let mut want = *st;
             reference::pi(&mut want);
-            let got: [W; STATE_WORDS] = core::array::from_fn(|i| soa[i][l]);
             assert_eq!(
-                got,
+                lanes[l],
                 want,
                 "{name} lane kernel: lane {l} of {L}, {} bits",
                 8 * W::BYTES

@@ -21,7 +21,7 @@
 use core::arch::aarch64::*;
 
 use super::engine::{Blocks, ABSORB, DECRYPT, ENCRYPT};
-use super::lanes::{soa_as, Soa};
+use super::lanes::{from_rows, states_as, to_rows, States};
 use super::layout::STATE_WORDS;
 use super::wide::{blocks, pi_states, Isa, Kernel, Offsets, Twice};
 use super::word::Word;
@@ -428,40 +428,44 @@ macro_rules! neon_word {
 }
 neon_word!(u16, u32, u64);
 
-/// π on `L` word-sliced states, one register per state word (`L` = 2, 4, 8 for π64, π32,
+/// π on `L` whole states, one register per state word (`L` = 2, 4, 8 for π64, π32,
 /// π16). Panics if the tier cap forbids NEON or `L` is not one register's lanes.
-pub fn pi_neon<W: Word, const L: usize>(s: &mut Soa<W, L>) {
+pub fn pi_neon<W: Word, const L: usize>(s: &mut States<W, L>) {
     assert!(available(), "Neon kernel called under a portable tier cap");
     // The word type picks the instance (the kernel's register lanes depend on it).
-    if let Some(s) = soa_as::<W, u64, L, 2>(s) {
+    if let Some(s) = states_as::<W, u64, L, 2>(s) {
         rows(s)
-    } else if let Some(s) = soa_as::<W, u32, L, 4>(s) {
+    } else if let Some(s) = states_as::<W, u32, L, 4>(s) {
         rows(s)
-    } else if let Some(s) = soa_as::<W, u16, L, 8>(s) {
+    } else if let Some(s) = states_as::<W, u16, L, 8>(s) {
         rows(s)
     } else {
         unreachable!("the NEON lane kernel takes one register per state word")
     }
 }
 
-/// [`pi_states`] on the rows of `s` (`L * W::BYTES` = 16).
-fn rows<W: Offsets, const L: usize>(s: &mut Soa<W, L>)
+/// [`pi_states`] on the states of `s` turned into rows word by word (`L * W::BYTES` = 16;
+/// the rows wiped after).
+fn rows<W: Offsets, const L: usize>(s: &mut States<W, L>)
 where
     Neon: Kernel<W>,
 {
     assert_eq!(L * W::BYTES, Neon::BYTES, "one register per state word");
+    let mut rows = to_rows(s);
     // SAFETY: each row is 16 bytes (asserted above), read and written whole; NEON is in
     // the ARM64 baseline.
     unsafe {
         let mut x = [Neon::zero(); STATE_WORDS];
-        for (v, row) in x.iter_mut().zip(s.iter()) {
+        for (v, row) in x.iter_mut().zip(rows.iter()) {
             *v = Neon::load(row.as_ptr().cast());
         }
         let y = pi_states::<Neon, W>(x);
-        for (row, v) in s.iter_mut().zip(y) {
+        for (row, v) in rows.iter_mut().zip(y) {
             Neon::store(row.as_mut_ptr().cast(), v);
         }
     }
+    from_rows(&rows, s);
+    crate::bytes::wipe(rows.as_flattened_mut());
 }
 
 #[cfg(test)]

@@ -2,7 +2,7 @@
 //! each word size's whole-step kernels ([`WideWord`]: the framework is [`super::wide`],
 //! its two instances [`super::avx2`] and [`super::avx512`]).
 //!
-//! AVX2 runs [`super::wide::pi_states`] on ymm registers (`avx2::pi_rows`); the AVX-512
+//! AVX2 runs [`super::wide::pi_states`] on ymm registers (`avx2::pi_many`); the AVX-512
 //! backend uses it too for its lanes (its own strength is the whole-step kernel,
 //! [`super::avx512`]). An AVX-512 lane kernel — the portable word-sliced π inlined into a
 //! `#[target_feature]` function for LLVM to vectorise — was removed: on AMD Zen 4
@@ -11,7 +11,7 @@
 #![allow(unsafe_code)]
 
 use super::engine::Blocks;
-use super::lanes::{soa_as, Soa};
+use super::lanes::{states_as, States};
 use super::wide::{Kernel, Offsets};
 use super::word::Word;
 
@@ -48,16 +48,16 @@ macro_rules! wide_word {
 }
 wide_word!(u16, u32, u64);
 
-/// π on `L` lanes with AVX2. Panics if the CPU lacks AVX2 (the backend selection never
-/// hands this kernel out in that case).
-pub fn pi_avx2<W: Word, const L: usize>(s: &mut Soa<W, L>) {
+/// π on `L` whole states with AVX2. Panics if the CPU lacks AVX2 (the backend selection
+/// never hands this kernel out in that case).
+pub fn pi_avx2<W: Word, const L: usize>(s: &mut States<W, L>) {
     // The word type picks the instance (the kernel's register lanes depend on it).
-    if let Some(s) = soa_as::<W, u64, L, 4>(s) {
-        super::avx2::pi_rows(s)
-    } else if let Some(s) = soa_as::<W, u32, L, 8>(s) {
-        super::avx2::pi_rows(s)
-    } else if let Some(s) = soa_as::<W, u16, L, 16>(s) {
-        super::avx2::pi_rows(s)
+    if let Some(s) = states_as::<W, u64, L, 4>(s) {
+        super::avx2::pi_many(s)
+    } else if let Some(s) = states_as::<W, u32, L, 8>(s) {
+        super::avx2::pi_many(s)
+    } else if let Some(s) = states_as::<W, u16, L, 16>(s) {
+        super::avx2::pi_many(s)
     } else {
         unreachable!("the AVX2 lane kernel takes one ymm register per state word")
     }
