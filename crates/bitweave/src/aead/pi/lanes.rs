@@ -1,8 +1,9 @@
 //! π on many states at once, word-sliced: `s[i][l]` is word `i` of lane `l`, so every ARX
 //! operation becomes one operation on a vector of lanes, for LLVM to vectorise. It did not
 //! for SSE2 nor AVX2 (measured: scalar code with most words spilled, slower than
-//! [`pi_single`]), so the portable backend uses `pi_single` and AVX2 its own kernel
-//! (`wide::pi_states`); only the AVX-512 wrapper in `x86` still relies on it, unverified.
+//! [`pi_single`]), so the portable backend runs one state at a time on `pi_single` and
+//! the SIMD backends their own kernels (`wide::pi_states`). The scheduler hands lane
+//! kernels whole states ([`States`]); each turns them into rows its own way.
 //!
 //! Savings over the reference, all exact: the first `*` of E1 has the constant C as left
 //! operand and the first `*` of E2 the constant C' as right operand, so μ(C) and ν(C') are
