@@ -11,7 +11,7 @@ pub(super) struct Consts {
     s2: V,
     odd: V,
     mix: [V; 4],
-    rotl: [V; 3],
+    rotl: [V; 2],
 }
 
 impl Consts {
@@ -23,8 +23,8 @@ impl Consts {
             s1: _mm256_set1_epi64x(GFNI_S1 as i64),
             s2: _mm256_set1_epi64x(GFNI_S2 as i64),
             odd: _mm256_set1_epi16(0xff00u16 as i16),
-            mix: MIX.map(|m| set1(m)),
-            rotl: [shuffle(&ROTL8), shuffle(&ROTL16), shuffle(&ROTL24)],
+            mix: MIX_TWO_ROTATIONS.map(|m| set1(m)),
+            rotl: [shuffle(&ROTL8), shuffle(&ROTL16)],
         }
     }
 }
@@ -39,11 +39,12 @@ fn g(x: V, c: &Consts) -> V {
     // Even bytes S1, odd bytes S2 (blendv takes the second operand where the mask
     // byte's top bit is set).
     let y = _mm256_blendv_epi8(u, v, c.odd);
+    // The mixing with two rotations (`field::mix_two_rotations`).
     let masked = |r: V, m: V| _mm256_and_si256(r, m);
-    let rot = |i: usize| _mm256_shuffle_epi8(y, c.rotl[i]);
-    let z0 = xor(masked(y, c.mix[0]), masked(rot(0), c.mix[1]));
-    let z1 = xor(masked(rot(1), c.mix[2]), masked(rot(2), c.mix[3]));
-    xor(z0, z1)
+    let r = _mm256_shuffle_epi8(y, c.rotl[0]);
+    let z0 = xor(masked(y, c.mix[0]), masked(r, c.mix[1]));
+    let z1 = xor(masked(y, c.mix[2]), masked(r, c.mix[3]));
+    xor(z0, _mm256_shuffle_epi8(z1, c.rotl[1]))
 }
 
 /// On AVX2 the two `gf2p8affineinvqb` already run side by side.

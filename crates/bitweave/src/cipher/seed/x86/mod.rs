@@ -30,7 +30,7 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use super::field::{
     word_shuffle, NibbleMap, AES_IN, AES_OUT_S1, AES_OUT_S2, B1, B2, GFNI_S1, GFNI_S2, GFNI_TO_AES,
-    MIX, ROTL16, ROTL24, ROTL8,
+    MIX, MIX_TWO_ROTATIONS, ROTL16, ROTL24, ROTL8,
 };
 use super::SeedKeySchedule;
 use crate::cipher::{BlockCipher, ModeKernels};

@@ -3,7 +3,8 @@
 //! Per G, on 32 bytes: undo the ShiftRows that AESENCLAST will apply (one byte shuffle),
 //! map into AES's field (two nibble lookups), VAESENCLAST with a zero round key (AES's
 //! inversion and affine map), then each S-box's map back (two nibble lookups per S-box
-//! kind; see [`NibbleMap`]) and the same byte blend and mixing as `gfni256`.
+//! kind; see [`NibbleMap`]), the same byte blend as `gfni256`, and its mixing with one
+//! rotation fewer.
 
 use super::*;
 
@@ -18,7 +19,7 @@ pub(super) struct Consts {
     s2: [V; 2],
     odd: V,
     mix: [V; 4],
-    rotl: [V; 3],
+    rotl: [V; 2],
 }
 
 impl Consts {
@@ -33,8 +34,8 @@ impl Consts {
             s1: tables(&AES_OUT_S1),
             s2: tables(&AES_OUT_S2),
             odd: _mm256_set1_epi16(0xff00u16 as i16),
-            mix: MIX.map(|m| set1(m)),
-            rotl: [shuffle(&ROTL8), shuffle(&ROTL16), shuffle(&ROTL24)],
+            mix: MIX_TWO_ROTATIONS.map(|m| set1(m)),
+            rotl: [shuffle(&ROTL8), shuffle(&ROTL16)],
         }
     }
 }
@@ -65,11 +66,13 @@ fn g(x: V, c: &Consts) -> V {
     let s = _mm256_aesenclast_epi128(t, _mm256_setzero_si256());
     let (lo, hi) = nibbles(s, c.low);
     let y = _mm256_blendv_epi8(map(lo, hi, &c.s1), map(lo, hi, &c.s2), c.odd);
+    // The mixing with two rotations (`field::mix_two_rotations`): the byte shuffles are
+    // this kernel's busiest pipe.
     let masked = |r: V, m: V| _mm256_and_si256(r, m);
-    let rot = |i: usize| _mm256_shuffle_epi8(y, c.rotl[i]);
-    let z0 = xor(masked(y, c.mix[0]), masked(rot(0), c.mix[1]));
-    let z1 = xor(masked(rot(1), c.mix[2]), masked(rot(2), c.mix[3]));
-    xor(z0, z1)
+    let r = _mm256_shuffle_epi8(y, c.rotl[0]);
+    let z0 = xor(masked(y, c.mix[0]), masked(r, c.mix[1]));
+    let z1 = xor(masked(y, c.mix[2]), masked(r, c.mix[3]));
+    xor(z0, _mm256_shuffle_epi8(z1, c.rotl[1]))
 }
 
 /// One chain of dependent instructions already; nothing shorter to take.
