@@ -149,7 +149,7 @@ unsafe fn ctr_groups_vaes256(
 ) {
     let len = head.len();
     let blocks = GroupCounters::new(k0, ctr);
-    // Two groups ahead, as `ctr_aesni_fixed`'s octet chain: one ahead, the group's upper
+    // Two groups ahead: one ahead, the group's upper
     // base came from the iteration just before (Zen 4 under `--backend vaes256`, 16 KiB:
     // AES-128 0.140 → 0.133 TSC c/B, AES-256 0.184 → 0.166; 1 KiB 0.160 → 0.152).
     let mut base = HexBase::new(ctr);
@@ -235,7 +235,7 @@ impl GroupCounters {
 
 /// A multiple of 16, `B`, held both ways in both lanes of a register: as a little-endian
 /// 128-bit integer (low half in the low qword), where the next sixteen is a vector add,
-/// and as the big-endian block. [`OctetBase`] for 16-block groups on VAES-256.
+/// and as the big-endian block: per group only the two bases are byte-swapped.
 #[derive(Clone, Copy)]
 struct HexBase {
     le: __m256i,
@@ -268,7 +268,9 @@ impl HexBase {
         }
     }
 
-    /// `B + 16`, branch-free as [`OctetBase::next`] adds 8.
+    /// `B + 16`, branch-free: the low half wraps exactly when it becomes zero (it was a
+    /// multiple of 16), and that lane's all-ones compare, moved to the high lane, is
+    /// subtracted there as the carry.
     #[target_feature(enable = "avx2")]
     #[inline]
     fn next(&self) -> Self {
@@ -371,12 +373,12 @@ unsafe fn ctr_rounds_xor_vaes256<const R: usize>(
 }
 
 /// Counter mode on AES-NI (with SSSE3 and SSE4.1, which every AES-NI CPU has): eight
-/// counter blocks per group in registers, built branch-free (the counter starts from the
-/// IV, which the constant-time check treats as secret): one or two groups by 128-bit adds
-/// in the integer registers; from three on the first that way and the rest from
-/// [`GroupCounters128`] and an [`OctetBase`] chain kept in vector registers two groups
-/// ahead; the data is folded into the last round key.
-/// A tail under one group runs only the blocks it needs, in place.
+/// counter blocks per group, built branch-free (the counter starts from the IV, which the
+/// constant-time check treats as secret): one or two groups by 128-bit adds in the
+/// integer registers moved into vector registers; from three on by [`StackCounters`], a
+/// group ahead, in the integer registers and through a stack buffer, so the vector pipes
+/// carry only the rounds and the data; the data is folded into the last round key. A tail
+/// under one group runs only the blocks it needs, in place.
 #[target_feature(enable = "aes,sse2,ssse3,sse4.1")]
 pub(super) unsafe fn ctr_aesni(aes: &AesX86, counter: &mut [u8], data: &mut [u8]) {
     // The round count a constant, so the rounds unroll (no loop branch per round; an
@@ -397,37 +399,27 @@ fn ctr_aesni_fixed<const ROUNDS: usize>(k: &[__m128i; 15], counter: &mut [u8], d
     let mut groups = data.chunks_exact_mut(128);
     let group = |x: [__m128i; 8], g: &mut [u8]| ctr_group_aesni::<ROUNDS>(k, x, g);
     if groups.len() <= 2 {
-        // One or two groups: straight from the counter (a short message builds none of
-        // the per-call constants below).
+        // One or two groups: straight from the counter (see below).
         for g in &mut groups {
             group(counter_blocks_aesni(k[0], ctr), g);
             ctr = ctr.wrapping_add(8);
         }
     } else {
-        // The per-call constants of the groups after the first, built before it so they
-        // are ready when its rounds end, and the first group straight from the counter.
-        // Built after two counter-made groups instead, they arrived late (Zen 4, AES-128,
-        // TSC c/B best of 400: 512 B 0.315 → 0.303, 1 KiB 0.273 → 0.268); for two groups
-        // they cost more than they save (256 B 0.310 from the counter, 0.361 with them).
-        let rest_from = ctr.wrapping_add(8);
-        let counters = GroupCounters128::new(k[0], rest_from);
-        // The octet chain runs two groups ahead of the rounds. In step with them, the
-        // next group's counters waited on a chain of five allocated behind this group's
-        // rounds (0.27 c/B against 0.22; Intel, AVX-512). One group ahead was still too
-        // close on Zen 4: each group's counters need the *next* octet too (`upper`),
-        // which was then computed in the iteration just before; AES-128 16 KiB ran 0.275
-        // TSC c/B, two ahead 0.236 (AES-256 0.367 → 0.325), libgcrypt's 0.23.
-        let mut base = OctetBase::new(rest_from);
-        let mut next = base.next();
-        let mut after = next.next();
-        if let Some(g) = groups.next() {
-            group(counter_blocks_aesni(k[0], ctr), g);
-            ctr = rest_from;
-        }
+        // Built in vector registers instead (an AND and an XOR per block from two
+        // byte-swapped bases, an octet chain two groups ahead), the counters took ~20 of
+        // the ~35 vector operations beside a group's AESENCs, and some of them issued on
+        // the two AES pipes (Zen 4, `BITWEAVE_CPU=aesni`, 16 KiB: AES-128 0.24 → 0.23
+        // TSC c/B, AES-256 0.32 → 0.31; 384 B 0.34 → 0.31). The first group's blocks,
+        // loaded right after their stores, wait for them to reach the cache: from three
+        // groups on that costs less than the buffer saves, for one or two more (128 B
+        // 0.42 → 0.49), so those stay on the path above; the first of three or more
+        // taken from that path beside the buffer measured slower (384 B 0.36).
+        let mut counters = StackCounters::new(k[0]);
+        counters.fill(ctr);
         for (n, g) in (&mut groups).enumerate() {
-            prefetch_ahead::<2>(g.as_ptr(), len - 128 * (n + 1));
-            let x = counters.at(&base, &next);
-            (base, next, after) = (next, after, after.next());
+            prefetch_ahead::<2>(g.as_ptr(), len - 128 * n);
+            let x = counters.load();
+            counters.fill(ctr.wrapping_add(8));
             group(x, g);
             ctr = ctr.wrapping_add(8);
         }
@@ -442,6 +434,59 @@ fn ctr_aesni_fixed<const ROUNDS: usize>(k: &[__m128i; 15], counter: &mut [u8], d
     }
     ctr = ctr.wrapping_add(rest.len().div_ceil(16) as u128);
     counter.copy_from_slice(&ctr.to_be_bytes());
+}
+
+/// A group's eight counter blocks, XORed with round key 0, built in the integer registers
+/// (a 128-bit add, two byte swaps and two XORs with round key 0's halves per block) and
+/// stored to a stack buffer the rounds load: the vector pipes, which the rounds keep busy,
+/// see loads only. Branch-free (the counter comes from the IV).
+struct StackCounters {
+    blocks: [[u64; 2]; 8],
+    k0: [u64; 2],
+}
+
+impl StackCounters {
+    #[target_feature(enable = "sse2")]
+    fn new(k0: __m128i) -> Self {
+        let mut k = [0u64; 2];
+        // SAFETY: `k` is 16 writable bytes; storeu has no alignment requirement.
+        unsafe { _mm_storeu_si128(k.as_mut_ptr().cast(), k0) };
+        StackCounters {
+            blocks: [[0; 2]; 8],
+            k0: k,
+        }
+    }
+
+    /// Stores the blocks of counters `ctr .. ctr + 8`.
+    #[inline]
+    fn fill(&mut self, ctr: u128) {
+        for (i, b) in self.blocks.iter_mut().enumerate() {
+            let c = ctr.wrapping_add(i as u128);
+            *b = [
+                ((c >> 64) as u64).swap_bytes() ^ self.k0[0],
+                (c as u64).swap_bytes() ^ self.k0[1],
+            ];
+        }
+        // The blocks must reach memory as stores: left visible, the compiler would feed
+        // the loads from the integer registers through vector inserts.
+        core::hint::black_box(&mut self.blocks);
+    }
+
+    #[target_feature(enable = "sse2")]
+    #[inline]
+    fn load(&self) -> [__m128i; 8] {
+        let p = core::hint::black_box(&self.blocks);
+        // SAFETY: each block is 16 readable bytes; loadu has no alignment requirement.
+        core::array::from_fn(|i| unsafe { _mm_loadu_si128(p[i].as_ptr().cast()) })
+    }
+}
+
+impl Drop for StackCounters {
+    /// The blocks are counters XORed with round key 0 (for AES-128 the key itself).
+    fn drop(&mut self) {
+        crate::bytes::wipe(self.blocks.as_flattened_mut());
+        crate::bytes::wipe(&mut self.k0);
+    }
 }
 
 /// XORs the keystream of counters `ctr .. ctr + R` into `data` (at most R blocks; blocks
@@ -464,95 +509,6 @@ fn counter_blocks_aesni<const R: usize>(k0: __m128i, ctr: u128) -> [__m128i; R] 
         let lo = (c as u64).swap_bytes() as i64;
         _mm_xor_si128(_mm_set_epi64x(lo, hi), k0)
     })
-}
-
-/// The counter blocks of whole 8-block groups, as [`GroupCounters`] builds VAES-256's:
-/// a group starting at `c = B + a` (B a multiple of 8) holds `B` or `B + 8` with
-/// `(a + i) mod 8` in its last three bits, so per group only the two bases are
-/// byte-swapped and per block an AND and an XOR pick and finish it (no 128-bit add and
-/// no transfer from the integer registers per block). Branch-free: `a` comes from the IV.
-/// (An AND and two XORs per block, the low bits XORed separately: AES-128 512 B 0.300 →
-/// 0.292 TSC c/B, best of 400, Zen 4 under `--backend aesni`; 1 KiB and up unchanged.)
-struct GroupCounters128 {
-    /// Per block: all ones where the block takes `B + 8`, and `(a + i) mod 8` in the last
-    /// three bits (zero in both bases).
-    select: [__m128i; 8],
-    k0: __m128i,
-}
-
-impl GroupCounters128 {
-    /// The last three bits of byte 15.
-    const LOW_BITS: i64 = 7 << 56;
-
-    #[target_feature(enable = "sse2")]
-    fn new(k0: __m128i, ctr: u128) -> Self {
-        let a = (ctr & 7) as i64;
-        GroupCounters128 {
-            select: core::array::from_fn(|i| {
-                let v = a + i as i64;
-                let upper = -(v >> 3);
-                _mm_set_epi64x((upper & !Self::LOW_BITS) | ((v & 7) << 56), upper)
-            }),
-            k0,
-        }
-    }
-
-    /// The group whose blocks lie in the octets starting at `lower` and `upper` (the next
-    /// one), XORed with round key 0.
-    #[target_feature(enable = "sse2")]
-    #[inline]
-    fn at(&self, lower: &OctetBase, upper: &OctetBase) -> [__m128i; 8] {
-        let base = _mm_xor_si128(lower.be, self.k0);
-        let d = _mm_xor_si128(
-            _mm_xor_si128(lower.be, upper.be),
-            _mm_set_epi64x(Self::LOW_BITS, 0),
-        );
-        core::array::from_fn(|i| _mm_xor_si128(base, _mm_and_si128(self.select[i], d)))
-    }
-}
-
-/// A multiple of 8, `B`, held both ways in registers: as a little-endian 128-bit integer
-/// (low half in the low lane), where the next octet is a vector add, and as the big-endian
-/// block. Kept in the vector registers from group to group and computed a group ahead of
-/// the rounds: built from the integer registers per group (`bswap`, `movq`, `punpcklqdq`
-/// on the path into the first round, allocated behind the previous group's rounds),
-/// AES-NI counter mode ran 0.29-0.33 c/B against ECB's 0.21 on an Intel Xeon with
-/// AVX-512 (2026-11-27); this way 0.21.
-#[derive(Clone, Copy)]
-struct OctetBase {
-    le: __m128i,
-    be: __m128i,
-}
-
-impl OctetBase {
-    /// The octet holding counter `ctr`.
-    #[target_feature(enable = "sse2,ssse3")]
-    #[inline]
-    fn new(ctr: u128) -> Self {
-        let b = ctr & !7;
-        Self::from_le(_mm_set_epi64x((b >> 64) as i64, b as i64))
-    }
-
-    #[target_feature(enable = "sse2,ssse3")]
-    #[inline]
-    fn from_le(le: __m128i) -> Self {
-        let reverse = _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-        OctetBase {
-            le,
-            be: _mm_shuffle_epi8(le, reverse),
-        }
-    }
-
-    /// `B + 8`, branch-free: the low half wraps exactly when it becomes zero (it was a
-    /// multiple of 8), and that lane's all-ones compare, moved to the high lane, is
-    /// subtracted there as the carry.
-    #[target_feature(enable = "sse2,ssse3,sse4.1")]
-    #[inline]
-    fn next(&self) -> Self {
-        let sum = _mm_add_epi64(self.le, _mm_set_epi64x(0, 8));
-        let wrapped = _mm_cmpeq_epi64(sum, _mm_setzero_si128());
-        Self::from_le(_mm_sub_epi64(sum, _mm_slli_si128::<8>(wrapped)))
-    }
 }
 
 /// One whole group: rounds 1 to `ROUNDS` on eight counter blocks (round key 0 already
