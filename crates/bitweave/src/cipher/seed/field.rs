@@ -382,14 +382,22 @@ mod tests {
         }
     }
 
+    /// `n` pseudo-random words from `seed` (a multiply-add-rotate walk).
+    fn words(seed: u32, n: usize) -> impl Iterator<Item = u32> {
+        core::iter::successors(Some(seed), |w| {
+            Some(
+                w.wrapping_mul(0x9e37_79b9)
+                    .wrapping_add(0x7f4a_7c15)
+                    .rotate_left(7),
+            )
+        })
+        .skip(1)
+        .take(n)
+    }
+
     #[test]
     fn mixing_with_two_rotations_is_the_mixing() {
-        let mut y = 0x0123_4567u32;
-        for _ in 0..100_000 {
-            y = y
-                .wrapping_mul(0x9e37_79b9)
-                .wrapping_add(0x7f4a_7c15)
-                .rotate_left(7);
+        for y in words(0x0123_4567, 100_000) {
             assert_eq!(mix_two_rotations(y), mix(y), "Y {y:#010x}");
         }
         for b in 0..32 {
@@ -409,12 +417,7 @@ mod tests {
             ]);
             mix(y)
         };
-        let mut w = 0x1234_5678u32;
-        for _ in 0..100_000 {
-            w = w
-                .wrapping_mul(0x9e37_79b9)
-                .wrapping_add(0x7f4a_7c15)
-                .rotate_left(7);
+        for w in words(0x1234_5678, 100_000) {
             assert_eq!(g_from_sboxes(w), soft::g(w), "G({w:#010x})");
         }
         for pos in 0..4 {
