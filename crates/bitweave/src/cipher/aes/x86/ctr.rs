@@ -375,25 +375,32 @@ unsafe fn ctr_rounds_xor_vaes256<const R: usize>(
 /// Counter mode on AES-NI (with SSSE3 and SSE4.1, which every AES-NI CPU has): eight
 /// counter blocks per group, built branch-free (the counter starts from the IV, which the
 /// constant-time check treats as secret): one or two groups by 128-bit adds in the
-/// integer registers moved into vector registers; from three on by [`StackCounters`], a
-/// group ahead, in the integer registers and through a stack buffer, so the vector pipes
-/// carry only the rounds and the data; the data is folded into the last round key. A tail
-/// under one group runs only the blocks it needs, in place.
+/// integer registers moved into vector registers; from three on, on Intel in the vector
+/// registers ([`groups_from_octets`]), elsewhere in the integer registers through a stack
+/// buffer ([`groups_from_stack`]): each is the faster on its vendor by 4-25 %. The data is
+/// folded into the last round key. A tail under one group runs only the blocks it needs,
+/// in place.
 #[target_feature(enable = "aes,sse2,ssse3,sse4.1")]
 pub(super) unsafe fn ctr_aesni(aes: &AesX86, counter: &mut [u8], data: &mut [u8]) {
     // The round count a constant, so the rounds unroll (no loop branch per round; an
     // empty `asm!` keeps them round by round, see `ctr_group_aesni`): 64 B 0.49 → 0.45
     // TSC c/B, 1 KiB 0.278 → 0.273 (Zen 4, AES-128, best of 400).
     match aes.rounds {
-        10 => ctr_aesni_fixed::<10>(aes.enc.v128(), counter, data),
-        12 => ctr_aesni_fixed::<12>(aes.enc.v128(), counter, data),
-        _ => ctr_aesni_fixed::<14>(aes.enc.v128(), counter, data),
+        10 => ctr_aesni_fixed::<10>(aes.enc.v128(), counter, data, aes.ctr_octets),
+        12 => ctr_aesni_fixed::<12>(aes.enc.v128(), counter, data, aes.ctr_octets),
+        _ => ctr_aesni_fixed::<14>(aes.enc.v128(), counter, data, aes.ctr_octets),
     }
 }
 
-/// [`ctr_aesni`] with `ROUNDS` rounds.
+/// [`ctr_aesni`] with `ROUNDS` rounds; `octets` picks [`groups_from_octets`] over
+/// [`groups_from_stack`].
 #[target_feature(enable = "aes,sse2,ssse3,sse4.1")]
-fn ctr_aesni_fixed<const ROUNDS: usize>(k: &[__m128i; 15], counter: &mut [u8], data: &mut [u8]) {
+fn ctr_aesni_fixed<const ROUNDS: usize>(
+    k: &[__m128i; 15],
+    counter: &mut [u8],
+    data: &mut [u8],
+    octets: bool,
+) {
     let mut ctr = u128::from_be_bytes(counter[..16].try_into().unwrap());
     let len = data.len();
     let mut groups = data.chunks_exact_mut(128);
@@ -404,25 +411,10 @@ fn ctr_aesni_fixed<const ROUNDS: usize>(k: &[__m128i; 15], counter: &mut [u8], d
             group(counter_blocks_aesni(k[0], ctr), g);
             ctr = ctr.wrapping_add(8);
         }
+    } else if octets {
+        ctr = groups_from_octets::<ROUNDS>(k, ctr, &mut groups, len);
     } else {
-        // Built in vector registers instead (an AND and an XOR per block from two
-        // byte-swapped bases, an octet chain two groups ahead), the counters took ~20 of
-        // the ~35 vector operations beside a group's AESENCs, and some of them issued on
-        // the two AES pipes (Zen 4, `BITWEAVE_CPU=aesni`, 16 KiB: AES-128 0.24 → 0.23
-        // TSC c/B, AES-256 0.32 → 0.31; 384 B 0.34 → 0.31). The first group's blocks,
-        // loaded right after their stores, wait for them to reach the cache: from three
-        // groups on that costs less than the buffer saves, for one or two more (128 B
-        // 0.42 → 0.49), so those stay on the path above; the first of three or more
-        // taken from that path beside the buffer measured slower (384 B 0.36).
-        let mut counters = StackCounters::new(k[0]);
-        counters.fill(ctr);
-        for (n, g) in (&mut groups).enumerate() {
-            prefetch_ahead::<2>(g.as_ptr(), len - 128 * n);
-            let x = counters.load();
-            counters.fill(ctr.wrapping_add(8));
-            group(x, g);
-            ctr = ctr.wrapping_add(8);
-        }
+        ctr = groups_from_stack::<ROUNDS>(k, ctr, &mut groups, len);
     }
     let rest = groups.into_remainder();
     match rest.len().div_ceil(16) {
@@ -434,6 +426,78 @@ fn ctr_aesni_fixed<const ROUNDS: usize>(k: &[__m128i; 15], counter: &mut [u8], d
     }
     ctr = ctr.wrapping_add(rest.len().div_ceil(16) as u128);
     counter.copy_from_slice(&ctr.to_be_bytes());
+}
+
+/// Three or more whole groups, their counters from [`GroupCounters128`] and an
+/// [`OctetBase`] chain kept in the vector registers two groups ahead (an AND and an XOR
+/// per block); returns the counter after them. Intel's choice: there the vector ALU has
+/// a port the AES units do not use, and [`groups_from_stack`]'s stores, each block's two
+/// halves read back as one load, ran AES-128 16 KiB at 0.30 TSC c/B against this path's
+/// 0.24 (Xeon family 6 model 207, `BITWEAVE_CPU=aesni`, 2026-11-30; libgcrypt 0.24).
+#[target_feature(enable = "aes,sse2,ssse3,sse4.1")]
+#[inline]
+fn groups_from_octets<const ROUNDS: usize>(
+    k: &[__m128i; 15],
+    mut ctr: u128,
+    groups: &mut core::slice::ChunksExactMut<'_, u8>,
+    len: usize,
+) -> u128 {
+    // The per-call constants of the groups after the first, built before it so they
+    // are ready when its rounds end, and the first group straight from the counter.
+    // Built after two counter-made groups instead, they arrived late (Zen 4, AES-128,
+    // TSC c/B best of 400: 512 B 0.315 → 0.303, 1 KiB 0.273 → 0.268).
+    let rest_from = ctr.wrapping_add(8);
+    let counters = GroupCounters128::new(k[0], rest_from);
+    // The octet chain runs two groups ahead of the rounds. In step with them, the next
+    // group's counters waited on a chain of five allocated behind this group's rounds
+    // (0.27 c/B against 0.22; Intel, AVX-512). One group ahead was still too close on
+    // Zen 4: each group's counters need the *next* octet too (`upper`), which was then
+    // computed in the iteration just before.
+    let mut base = OctetBase::new(rest_from);
+    let mut next = base.next();
+    let mut after = next.next();
+    if let Some(g) = groups.next() {
+        ctr_group_aesni::<ROUNDS>(k, counter_blocks_aesni(k[0], ctr), g);
+        ctr = rest_from;
+    }
+    for (n, g) in groups.enumerate() {
+        prefetch_ahead::<2>(g.as_ptr(), len - 128 * (n + 1));
+        let x = counters.at(&base, &next);
+        (base, next, after) = (next, after, after.next());
+        ctr_group_aesni::<ROUNDS>(k, x, g);
+        ctr = ctr.wrapping_add(8);
+    }
+    ctr
+}
+
+/// Three or more whole groups, their counters from [`StackCounters`] a group ahead;
+/// returns the counter after them. AMD's choice: built in vector registers instead (see
+/// [`groups_from_octets`]), the counters took ~20 of the ~35 vector operations beside a
+/// group's AESENCs, and some of them issued on the two AES pipes (Zen 4,
+/// `BITWEAVE_CPU=aesni`, 16 KiB: AES-128 0.24 → 0.23 TSC c/B, AES-256 0.32 → 0.31;
+/// 384 B 0.34 → 0.31). The first group's blocks, loaded right after their stores, wait
+/// for them to reach the cache: from three groups on that costs less than the buffer
+/// saves, for one or two more (128 B 0.42 → 0.49), so those take the integer path; the
+/// first of three or more taken from that path beside the buffer measured slower (384 B
+/// 0.36).
+#[target_feature(enable = "aes,sse2,ssse3,sse4.1")]
+#[inline]
+fn groups_from_stack<const ROUNDS: usize>(
+    k: &[__m128i; 15],
+    mut ctr: u128,
+    groups: &mut core::slice::ChunksExactMut<'_, u8>,
+    len: usize,
+) -> u128 {
+    let mut counters = StackCounters::new(k[0]);
+    counters.fill(ctr);
+    for (n, g) in groups.enumerate() {
+        prefetch_ahead::<2>(g.as_ptr(), len - 128 * n);
+        let x = counters.load();
+        counters.fill(ctr.wrapping_add(8));
+        ctr_group_aesni::<ROUNDS>(k, x, g);
+        ctr = ctr.wrapping_add(8);
+    }
+    ctr
 }
 
 /// A group's eight counter blocks, XORed with round key 0, built in the integer registers
@@ -509,6 +573,95 @@ fn counter_blocks_aesni<const R: usize>(k0: __m128i, ctr: u128) -> [__m128i; R] 
         let lo = (c as u64).swap_bytes() as i64;
         _mm_xor_si128(_mm_set_epi64x(lo, hi), k0)
     })
+}
+
+/// The counter blocks of whole 8-block groups, as [`GroupCounters`] builds VAES-256's:
+/// a group starting at `c = B + a` (B a multiple of 8) holds `B` or `B + 8` with
+/// `(a + i) mod 8` in its last three bits, so per group only the two bases are
+/// byte-swapped and per block an AND and an XOR pick and finish it (no 128-bit add and
+/// no transfer from the integer registers per block). Branch-free: `a` comes from the IV.
+/// (An AND and two XORs per block, the low bits XORed separately: AES-128 512 B 0.300 →
+/// 0.292 TSC c/B, best of 400, Zen 4 under `--backend aesni`; 1 KiB and up unchanged.)
+struct GroupCounters128 {
+    /// Per block: all ones where the block takes `B + 8`, and `(a + i) mod 8` in the last
+    /// three bits (zero in both bases).
+    select: [__m128i; 8],
+    k0: __m128i,
+}
+
+impl GroupCounters128 {
+    /// The last three bits of byte 15.
+    const LOW_BITS: i64 = 7 << 56;
+
+    #[target_feature(enable = "sse2")]
+    fn new(k0: __m128i, ctr: u128) -> Self {
+        let a = (ctr & 7) as i64;
+        GroupCounters128 {
+            select: core::array::from_fn(|i| {
+                let v = a + i as i64;
+                let upper = -(v >> 3);
+                _mm_set_epi64x((upper & !Self::LOW_BITS) | ((v & 7) << 56), upper)
+            }),
+            k0,
+        }
+    }
+
+    /// The group whose blocks lie in the octets starting at `lower` and `upper` (the next
+    /// one), XORed with round key 0.
+    #[target_feature(enable = "sse2")]
+    #[inline]
+    fn at(&self, lower: &OctetBase, upper: &OctetBase) -> [__m128i; 8] {
+        let base = _mm_xor_si128(lower.be, self.k0);
+        let d = _mm_xor_si128(
+            _mm_xor_si128(lower.be, upper.be),
+            _mm_set_epi64x(Self::LOW_BITS, 0),
+        );
+        core::array::from_fn(|i| _mm_xor_si128(base, _mm_and_si128(self.select[i], d)))
+    }
+}
+
+/// A multiple of 8, `B`, held both ways in registers: as a little-endian 128-bit integer
+/// (low half in the low lane), where the next octet is a vector add, and as the big-endian
+/// block. Kept in the vector registers from group to group and computed a group ahead of
+/// the rounds: built from the integer registers per group (`bswap`, `movq`, `punpcklqdq`
+/// on the path into the first round, allocated behind the previous group's rounds),
+/// AES-NI counter mode ran 0.29-0.33 c/B against ECB's 0.21 on an Intel Xeon with
+/// AVX-512 (2026-11-27); this way 0.21.
+#[derive(Clone, Copy)]
+struct OctetBase {
+    le: __m128i,
+    be: __m128i,
+}
+
+impl OctetBase {
+    /// The octet holding counter `ctr`.
+    #[target_feature(enable = "sse2,ssse3")]
+    #[inline]
+    fn new(ctr: u128) -> Self {
+        let b = ctr & !7;
+        Self::from_le(_mm_set_epi64x((b >> 64) as i64, b as i64))
+    }
+
+    #[target_feature(enable = "sse2,ssse3")]
+    #[inline]
+    fn from_le(le: __m128i) -> Self {
+        let reverse = _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+        OctetBase {
+            le,
+            be: _mm_shuffle_epi8(le, reverse),
+        }
+    }
+
+    /// `B + 8`, branch-free: the low half wraps exactly when it becomes zero (it was a
+    /// multiple of 8), and that lane's all-ones compare, moved to the high lane, is
+    /// subtracted there as the carry.
+    #[target_feature(enable = "sse2,ssse3,sse4.1")]
+    #[inline]
+    fn next(&self) -> Self {
+        let sum = _mm_add_epi64(self.le, _mm_set_epi64x(0, 8));
+        let wrapped = _mm_cmpeq_epi64(sum, _mm_setzero_si128());
+        Self::from_le(_mm_sub_epi64(sum, _mm_slli_si128::<8>(wrapped)))
+    }
 }
 
 /// One whole group: rounds 1 to `ROUNDS` on eight counter blocks (round key 0 already
@@ -594,6 +747,76 @@ fn ctr_rounds_xor_aesni<const R: usize>(
             }
             d.copy_from_slice(&tmp[..d.len()]);
             crate::bytes::wipe(&mut tmp);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::Level;
+    use super::*;
+
+    /// Both ways of building AES-NI's counter groups (each vendor runs only one) give the
+    /// keystream of one block at a time, across carries out of the low 64 bits and the
+    /// wrap of all 128, for group counts and tails around the paths' thresholds.
+    #[test]
+    fn aesni_counter_groups_match_block_by_block_either_way() {
+        if !Level::AesNi.available() {
+            eprintln!("SKIPPED: no AES-NI on this CPU; the AES-NI counter groups did not run");
+            return;
+        }
+        let starts = [
+            0u128,
+            (1 << 64) - 21,
+            (1 << 64) - 8,
+            u128::MAX - 30,
+            0x0123_4567_89ab_cdef_fedc_ba98_7654_3210,
+        ];
+        for key_len in [16, 24, 32] {
+            let key: Vec<u8> = (0..key_len as u8)
+                .map(|b| b.wrapping_mul(37) ^ 0x5c)
+                .collect();
+            let aes = AesX86::new_shared(&key, Level::AesNi).expect("AES-NI");
+            for &start in &starts {
+                for len in [3 * 128, 3 * 128 + 5, 5 * 128 + 16, 17 * 128 + 127usize] {
+                    let data: Vec<u8> = (0..len).map(|i| (i * 7 + 3) as u8).collect();
+                    let mut want = data.clone();
+                    for (i, block) in want.chunks_mut(16).enumerate() {
+                        let mut c = start.wrapping_add(i as u128).to_be_bytes();
+                        // SAFETY: AES-NI is present (checked above).
+                        unsafe { ctr_aesni(&aes, &mut c, block) };
+                    }
+                    for octets in [false, true] {
+                        let mut got = data.clone();
+                        let mut c = start.to_be_bytes();
+                        // SAFETY: as above.
+                        unsafe {
+                            match aes.rounds {
+                                10 => {
+                                    ctr_aesni_fixed::<10>(aes.enc.v128(), &mut c, &mut got, octets)
+                                }
+                                12 => {
+                                    ctr_aesni_fixed::<12>(aes.enc.v128(), &mut c, &mut got, octets)
+                                }
+                                _ => {
+                                    ctr_aesni_fixed::<14>(aes.enc.v128(), &mut c, &mut got, octets)
+                                }
+                            }
+                        };
+                        let blocks = len.div_ceil(16) as u128;
+                        assert!(
+                            got == want && c == start.wrapping_add(blocks).to_be_bytes(),
+                            "aes-{} ctr, aesni, counters in {}: start {start:#x}, {len} bytes",
+                            8 * key_len,
+                            if octets {
+                                "vector registers"
+                            } else {
+                                "a stack buffer"
+                            },
+                        );
+                    }
+                }
+            }
         }
     }
 }

@@ -222,6 +222,10 @@ pub struct AesX86 {
     /// and CTR run VAES-512's kernels ([`vaes512_stream_from`]).
     #[zeroize(skip)]
     vaes512_from: Handoff,
+    /// On AES-NI, whether counter mode builds its counter blocks in the vector registers
+    /// (Intel) or in the integer registers (others): see `ctr::ctr_aesni`.
+    #[zeroize(skip)]
+    ctr_octets: bool,
 }
 
 /// Call sizes from which a VAES-512 backend leaves VAES-256's kernels.
@@ -255,6 +259,7 @@ impl AesX86 {
             addr_of_mut!((*this).rounds).write(rounds);
             addr_of_mut!((*this).level).write(level);
             addr_of_mut!((*this).vaes512_from).write(vaes512_stream_from());
+            addr_of_mut!((*this).ctr_octets).write(crate::cpu::is_intel());
             Some(aes.assume_init())
         }
     }
