@@ -112,7 +112,7 @@ fn every_reachable_tier_selects_its_own_backends() {
             "aesni" => &[
                 ("aes-128", "aesni", "aesni"),
                 ("des-ede3", "sliced64", "shift64"),
-                ("seed", "aesni", "aesni"),
+                ("seed", "aesni128", "aesni"),
             ],
             "avx2" => &[
                 ("aes-256", "vaes256", "vaes256"),

@@ -120,7 +120,7 @@ fn aes_sliced_and_aesni_are_constant_time() {
 }
 
 #[test]
-fn des_family_sliced_is_constant_time() {
+fn des_family_and_seed_batch_kernels_are_constant_time() {
     assert_constant_time(&[
         "des/sliced64",
         "des/sliced256",
@@ -129,6 +129,7 @@ fn des_family_sliced_is_constant_time() {
         "des-ede3/sliced64",
         "des-ede3/sliced256",
         "seed/ct64",
+        "seed/aesni128",
     ]);
 }
 

@@ -1,10 +1,10 @@
-//! The constant-time SEED backends (`gfni512`, `gfni256`, `vaes256`, `aesni`, `gfni128`,
-//! `armv8` on ARM64, `ct64`): their G functions and
-//! S-boxes against the tables on all inputs, their key schedules against the table key
-//! schedule, and every registered SEED backend against `soft` on random lengths that cut
-//! register groups and registers short, on unaligned buffers and through the modes
-//! (CTR, CBC decryption slabs, interleaved rows). RFC 4269's vectors run on every backend
-//! in `vectors.rs`. Backends this CPU cannot run are reported as skipped.
+//! The constant-time SEED backends (`gfni512`, `gfni256`, `vaes256`, `aesni128`, `aesni`,
+//! `gfni128`, `armv8` on ARM64, `ct64`): their G functions and S-boxes against the
+//! tables on all inputs, their key schedules against the table key schedule, and every
+//! registered SEED backend against `soft` on random lengths that cut register groups and
+//! registers short, on unaligned buffers and through the modes (CTR, CBC decryption
+//! slabs, interleaved rows). RFC 4269's vectors run on every backend in `vectors.rs`.
+//! Backends this CPU cannot run are reported as skipped.
 
 use bitweave::hazmat::registry;
 use bitweave::hazmat::seed::{self, field, SeedKeySchedule, S1, S2};
@@ -21,7 +21,12 @@ fn g_functions() -> Vec<(&'static str, GFn)> {
     #[cfg(target_arch = "x86_64")]
     {
         use seed::x86::Level;
-        for level in [Level::Gfni512, Level::Gfni256, Level::Vaes256] {
+        for level in [
+            Level::Gfni512,
+            Level::Gfni256,
+            Level::Vaes256,
+            Level::Aesni128,
+        ] {
             v.push((level.name(), Box::new(move |w| level.g(w))));
         }
         for kernel in [&seed::aesni::KERNEL, &seed::gfni::KERNEL] {
@@ -95,7 +100,7 @@ fn seed_backends() -> Vec<registry::BackendInfo> {
     // The GFNI and AES-NI engines exist only in x86-64 builds, `armv8` only in ARM64
     // ones; ct64 everywhere.
     let expected: &[&str] = if cfg!(target_arch = "x86_64") {
-        &["ct64", "aesni", "gfni128", "gfni256", "gfni512"]
+        &["ct64", "aesni", "aesni128", "gfni128", "gfni256", "gfni512"]
     } else if cfg!(target_arch = "aarch64") {
         &["ct64", "armv8"]
     } else {

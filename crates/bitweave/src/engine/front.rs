@@ -76,7 +76,9 @@ pub const SERIAL_BLOCKS: usize = 16;
 /// decryption, 2026-11-27), serial `gfni128` (four blocks in step) against the batch
 /// kernels: 1 block 35 c/B vs `gfni256` 40 and `gfni512` 49; 4 blocks 18.2 vs 10.4 and
 /// 12.3; 16 blocks 15.8 vs 3.0 and 2.7. At the AVX2 tier, `aesni` against `vaes256`:
-/// 1 block 55 vs 68, 4 blocks 38 vs 16.7, 16 blocks 39 vs 5.2.
+/// 1 block 55 vs 68, 4 blocks 38 vs 16.7, 16 blocks 39 vs 5.2. At the `aesni` tier,
+/// `aesni` against `aesni128` (Intel Xeon family 6 model 207, SEED ECB encryption,
+/// 2026-11-30): 1 block 58 vs 66, 2 blocks 38 vs 34, 4 blocks 38 vs 15.5.
 pub const SEED_SERIAL_BLOCKS: usize = 1;
 
 /// Calls of at most this many independent blocks of `kind` run on the serial backend

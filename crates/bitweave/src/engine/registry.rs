@@ -298,10 +298,16 @@ fn seed_simd(v: &mut Vec<BackendInfo>) {
     {
         use seed::x86::{Level, SeedX86};
         fn build<const L: u8>(key: &[u8]) -> Arc<dyn ModeKernels> {
-            let level = [Level::Gfni256, Level::Gfni512, Level::Vaes256][L as usize];
+            let level = [
+                Level::Gfni256,
+                Level::Gfni512,
+                Level::Vaes256,
+                Level::Aesni128,
+            ][L as usize];
             Arc::new(SeedX86::new(key, level).expect("registry checked availability"))
         }
-        let levels: [(Level, u32, Build); 3] = [
+        let levels: [(Level, u32, Build); 4] = [
+            (Level::Aesni128, 27, build::<3>),
             (Level::Vaes256, 30, build::<2>),
             (Level::Gfni256, 35, build::<0>),
             (Level::Gfni512, 40, build::<1>),
@@ -309,10 +315,11 @@ fn seed_simd(v: &mut Vec<BackendInfo>) {
         // The single-block kernels: the serial default. Serial order measured (CBC
         // encryption, 16 KiB): on Zen 4 `gfni128` 33 c/B, `gfni256`'s batch kernel on one
         // block 39, `gfni512`'s 46, `aesni` 55; on Zen 3 (no GFNI) `aesni` 56 against
-        // `vaes256`'s 64. For batches they run blocks in step; `aesni` (two) is then the
-        // batch default where neither VAES nor GFNI exists (the `aesni` tier): Zen 4 under
-        // BITWEAVE_CPU=aesni, SEED ECB 16 KiB 37.7 c/B against `ct64`'s 137 (256 B: 38.0
-        // against 134). `gfni128` never is: `gfni512` exists wherever it does.
+        // `vaes256`'s 64. For batches they run blocks in step, but neither is a batch
+        // default: where neither VAES nor GFNI exists (the `aesni` tier) `aesni128` runs
+        // four blocks per register (Intel Xeon family 6 model 207 under
+        // BITWEAVE_CPU=aesni, SEED ECB 16 KiB: `aesni128` 7.1 c/B, `aesni` two in step
+        // 35.4, `ct64` ~137 on Zen 4), and `gfni512` exists wherever `gfni128` does.
         use seed::single::{Kernel, SeedOneBlock};
         fn one_block(
             kernel: &'static Kernel,

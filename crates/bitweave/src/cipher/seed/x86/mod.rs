@@ -1,5 +1,5 @@
-//! `gfni512`, `gfni256`, `vaes256`: SEED with blocks spread across 32-bit lanes and the
-//! S-boxes on GFNI, or on the AES instructions where GFNI is missing.
+//! `gfni512`, `gfni256`, `vaes256`, `aesni128`: SEED with blocks spread across 32-bit
+//! lanes and the S-boxes on GFNI, or on the AES instructions where GFNI is missing.
 //!
 //! **Layout** (SEED-on-Cell §3, widened): the paper puts word k of four blocks in one
 //! 128-bit SPE register, so the Feistel halves L0, L1, R0, R1 are four registers and every
@@ -19,9 +19,10 @@
 //! ([`super::field::MIX`]). Nothing secret reaches a branch or an address; the key
 //! schedule runs the same vector G on a broadcast word.
 //!
-//! Here: the levels, the backend, the shared round structure (`seed_core!`) and AVX2
-//! lane primitives (`avx2_lanes!`); one file per backend supplies its G: `gfni512`,
-//! `gfni256` (VEX-encoded GFNI, no AVX-512), `vaes256`.
+//! Here: the levels, the backend, the shared round structure (`seed_core!`) and the
+//! AVX2 and SSE lane primitives (`avx2_lanes!`, `sse_lanes!`); one file per backend
+//! supplies its G: `gfni512`, `gfni256` (VEX-encoded GFNI, no AVX-512), `vaes256`,
+//! `aesni128` (`vaes256`'s G on xmm registers, for CPUs with neither VAES nor GFNI).
 #![allow(unsafe_code)]
 
 use core::arch::x86_64::*;
@@ -47,9 +48,16 @@ pub const GROUPS_256: usize = 4;
 /// busy (llvm-mca's znver3 model agrees), so more would not help.
 pub const GROUPS_VAES256: usize = 8;
 
+/// Register groups (of 4 blocks) in flight on AES-NI without VAES (`aesni128`, at most 8):
+/// Intel Xeon family 6 model 207 under `BITWEAVE_CPU=aesni` (2026-11-30, 16 KiB ECB, TSC
+/// c/B) ran 2 / 4 / 6 / 8 groups at 9.87 / 7.15 / 6.66 / 6.62.
+pub const GROUPS_AESNI128: usize = 8;
+
 /// Which instruction set a keyed [`SeedX86`] runs on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Level {
+    /// AES-NI, SSSE3, SSE4.1: 4 blocks per xmm register, S-boxes through AESENCLAST.
+    Aesni128,
     /// AVX2 + GFNI (VEX-encoded): 8 blocks per ymm register.
     Gfni256,
     /// AVX-512F/BW + GFNI: 16 blocks per zmm register.
@@ -70,6 +78,7 @@ impl Level {
             Level::Gfni256 => "gfni256",
             Level::Gfni512 => "gfni512",
             Level::Vaes256 => "vaes256",
+            Level::Aesni128 => "aesni128",
         }
     }
 
@@ -80,6 +89,7 @@ impl Level {
             Level::Gfni256 => &[Avx2, Gfni],
             Level::Gfni512 => &[Avx512f, Avx512bw, Gfni],
             Level::Vaes256 => &[Avx2, Aes, Vaes],
+            Level::Aesni128 => &[Aes, Ssse3, Sse41],
         }
     }
 
@@ -95,6 +105,7 @@ impl Level {
                 Level::Gfni512 => gfni512::g_word(w),
                 Level::Gfni256 => gfni256::g_word(w),
                 Level::Vaes256 => vaes256::g_word(w),
+                Level::Aesni128 => aesni128::g_word(w),
             }
         })
     }
@@ -104,6 +115,7 @@ impl Level {
         match self {
             Level::Gfni256 => 8 * GROUPS_256,
             Level::Vaes256 => 8 * GROUPS_VAES256,
+            Level::Aesni128 => 4 * GROUPS_AESNI128,
             Level::Gfni512 => 16 * GROUPS_512,
         }
     }
@@ -137,6 +149,8 @@ impl SeedX86 {
             Level::Gfni256 => SeedKeySchedule::new(key, |w| unsafe { gfni256::g_word(w) }),
             // SAFETY: `level.available()` confirmed AVX2, AES and VAES above.
             Level::Vaes256 => SeedKeySchedule::new(key, |w| unsafe { vaes256::g_word(w) }),
+            // SAFETY: `level.available()` confirmed AES-NI, SSSE3 and SSE4.1 above.
+            Level::Aesni128 => SeedKeySchedule::new(key, |w| unsafe { aesni128::g_word(w) }),
         };
         let enc = ks.round_keys;
         let mut dec = enc;
@@ -163,6 +177,9 @@ impl SeedX86 {
             // SAFETY: a SeedX86 at Vaes256 exists only where AVX2, AES and VAES were
             // detected.
             Level::Vaes256 => unsafe { vaes256::crypt(blocks, rk) },
+            // SAFETY: a SeedX86 at Aesni128 exists only where AES-NI, SSSE3 and SSE4.1
+            // were detected.
+            Level::Aesni128 => unsafe { aesni128::crypt(blocks, rk) },
         }
     }
 }
@@ -409,6 +426,94 @@ mod gfni256;
 
 mod vaes256;
 
+/// [`avx2_lanes`] on 128-bit registers (4 blocks each), with SSE encodings only: for CPUs
+/// with AES-NI but neither VAES nor GFNI.
+macro_rules! sse_lanes {
+    ($features:literal) => {
+        type V = __m128i;
+        const LANES: usize = 4;
+
+        #[inline]
+        #[target_feature(enable = $features)]
+        fn set1(w: u32) -> V {
+            _mm_set1_epi32(w as i32)
+        }
+
+        #[inline]
+        #[target_feature(enable = $features)]
+        fn xor(a: V, b: V) -> V {
+            _mm_xor_si128(a, b)
+        }
+
+        #[inline]
+        #[target_feature(enable = $features)]
+        fn xor3(a: V, b: V, c: V) -> V {
+            _mm_xor_si128(_mm_xor_si128(a, b), c)
+        }
+
+        #[inline]
+        #[target_feature(enable = $features)]
+        fn add(a: V, b: V) -> V {
+            _mm_add_epi32(a, b)
+        }
+
+        #[inline]
+        #[target_feature(enable = $features)]
+        fn lane0(v: V) -> u32 {
+            _mm_cvtsi128_si32(v) as u32
+        }
+
+        #[inline]
+        #[target_feature(enable = $features)]
+        fn shuffle(idx: &[u8; 16]) -> V {
+            // SAFETY: `idx` is 16 readable bytes; loadu has no alignment requirement.
+            unsafe { _mm_loadu_si128(idx.as_ptr().cast()) }
+        }
+
+        /// 4×4 word transpose (an involution).
+        #[inline]
+        #[target_feature(enable = $features)]
+        fn transpose(x: [V; 4]) -> [V; 4] {
+            let t0 = _mm_unpacklo_epi32(x[0], x[1]);
+            let t1 = _mm_unpackhi_epi32(x[0], x[1]);
+            let t2 = _mm_unpacklo_epi32(x[2], x[3]);
+            let t3 = _mm_unpackhi_epi32(x[2], x[3]);
+            [
+                _mm_unpacklo_epi64(t0, t2),
+                _mm_unpackhi_epi64(t0, t2),
+                _mm_unpacklo_epi64(t1, t3),
+                _mm_unpackhi_epi64(t1, t3),
+            ]
+        }
+
+        /// Loads 4 blocks as the words [W0, W1, W2, W3] of every block.
+        #[inline]
+        #[target_feature(enable = $features)]
+        unsafe fn load_group(p: *const u8) -> [V; 4] {
+            let bswap = shuffle(&BSWAP32);
+            let mut x = [bswap; 4];
+            for (i, v) in x.iter_mut().enumerate() {
+                // SAFETY: the caller guarantees 64 readable bytes at `p`.
+                *v = _mm_shuffle_epi8(unsafe { _mm_loadu_si128(p.add(16 * i).cast()) }, bswap);
+            }
+            transpose(x)
+        }
+
+        /// Stores the words [W0, W1, W2, W3] of 4 blocks.
+        #[inline]
+        #[target_feature(enable = $features)]
+        unsafe fn store_group(p: *mut u8, w: [V; 4]) {
+            let bswap = shuffle(&BSWAP32);
+            for (i, x) in transpose(w).into_iter().enumerate() {
+                // SAFETY: the caller guarantees 64 writable bytes at `p`.
+                unsafe { _mm_storeu_si128(p.add(16 * i).cast(), _mm_shuffle_epi8(x, bswap)) };
+            }
+        }
+    };
+}
+
+mod aesni128;
+
 #[cfg(test)]
 mod tests {
     use super::super::soft;
@@ -427,7 +532,12 @@ mod tests {
                 .rotate_left(11);
             words.push(w);
         }
-        for level in [Level::Gfni512, Level::Gfni256, Level::Vaes256] {
+        for level in [
+            Level::Gfni512,
+            Level::Gfni256,
+            Level::Vaes256,
+            Level::Aesni128,
+        ] {
             if !level.available() {
                 eprintln!(
                     "skipped: {} (CPU lacks {})",
