@@ -361,16 +361,20 @@ fn halves_or(c: &LanesRotate, xa: __m256i, xb: __m256i) -> __m256i {
     _mm256_ternarylogic_epi64::<0xF8>(clean, swapped, c.owned_swapped)
 }
 
-/// The windows (per lane, rotated right by `window`) of `ak ^ (half | swapped)`: rotates
-/// distribute over XOR and OR, so `ak`'s and `half`'s rotates run before `swapped` is
-/// ready (`vpternlogq` 0x1E is A ^ (B | C)).
+/// The windows (per lane, rotated right by `window`) of `ak ^ (half | swapped)`
+/// (`vpternlogq` 0x1E is A ^ (B | C)). The one rotate after the merge: `swapped` is the
+/// last input ready and is then two instructions from the windows, as it was with the
+/// three inputs rotated first and merged after (rotates distribute over XOR and OR), at
+/// two vector operations instead of four per group. Intel's cores run the chain's round
+/// on three vector ports, so the operations count there: Xeon family 6 model 207
+/// (2026-11-30, TSC c/B) 3DES-CBC 80.2-82.4 → 79.4-80.1, 3DES-CFB8 720 → 676, DES-CBC
+/// 29.8 → 28.0-28.9.
 #[target_feature(enable = "avx2,avx512f,avx512vl")]
 #[inline]
 fn windows_of(ak: __m256i, pend: Halves, window: __m256i) -> __m256i {
-    _mm256_ternarylogic_epi64::<0x1E>(
-        _mm256_rorv_epi32(ak, window),
-        _mm256_rorv_epi32(pend.half, window),
-        _mm256_rorv_epi32(pend.swapped, window),
+    _mm256_rorv_epi32(
+        _mm256_ternarylogic_epi64::<0x1E>(ak, pend.half, pend.swapped),
+        window,
     )
 }
 
@@ -402,11 +406,13 @@ impl RoundFunction for LanesRotate {
 
 /// `rotate256`'s f output one step short of broadcast — each 128-bit half's lanes ORed
 /// (`half`) and the same with the halves swapped (`swapped`) — for one block alone (a
-/// chain): the next round rotates both into its windows and ORs them there, in the same
-/// `vpternlogq` that XORs them into the key-XORed half, so the window rotates run beside
-/// the swap instead of after it (3DES-CBC 71.6-72.8 → 68.4-69.0 c/B on Intel). With blocks
-/// in step the four extra rotates a round cost more than that (3DES ECB at 64 B,
-/// three in step: 41-42 → 49 c/B), so [`crypt_in_step`] keeps the broadcast form.
+/// chain): the next round ORs both into the key-XORed half in one `vpternlogq` before
+/// rotating the windows, so the OR after the swap leaves the critical path (3DES-CBC
+/// 71.6-72.8 → 68.4-69.0 c/B on Intel, with the rotates then still ahead of the merge;
+/// see [`windows_of`]). With blocks in step this form once cost four extra rotates a
+/// round (3DES ECB at 64 B, three in step: 41-42 → 49 c/B); with the merge ahead of the
+/// rotate it costs none, and the two measured alike (Xeon family 6 model 207, 3DES ECB
+/// 64 B: 48.6-49.6 against 48.7-48.8 c/B), so [`crypt_in_step`] keeps the broadcast form.
 #[derive(Clone, Copy)]
 struct Halves {
     half: __m256i,
