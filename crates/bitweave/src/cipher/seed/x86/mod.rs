@@ -337,6 +337,96 @@ macro_rules! seed_core {
 
 mod gfni512;
 
+/// G through AESENCLAST for a lane width (`vaes256`, `aesni128`), given its intrinsics:
+/// undo the ShiftRows that AESENCLAST will apply (one byte shuffle), map into AES's field
+/// (two nibble lookups), AESENCLAST with a zero round key (AES's inversion and affine
+/// map), then each S-box's map back (two nibble lookups per S-box kind; see
+/// [`NibbleMap`]), the byte blend (even bytes S1, odd bytes S2) and the mixing with two
+/// rotations. Expanded after the lane primitives (`V`, `set1`, `xor`, `shuffle`); defines
+/// `Consts`, `g` and `g_latency` for [`seed_core`].
+macro_rules! aes_g {
+    (
+        $features:literal,
+        shuffle: $shuffle:ident,
+        and: $and:ident,
+        srli4: $srli4:path,
+        aesenclast: $aesenclast:ident,
+        zero: $zero:ident,
+        blendv: $blendv:ident,
+        set1_8: $set1_8:ident,
+        set1_16: $set1_16:ident $(,)?
+    ) => {
+        /// Vector constants of G, built once per call.
+        pub(super) struct Consts {
+            inv_shift_rows: V,
+            low: V,
+            to_aes: [V; 2],
+            s1: [V; 2],
+            s2: [V; 2],
+            odd: V,
+            mix: [V; 4],
+            rotl: [V; 2],
+        }
+
+        impl Consts {
+            #[inline]
+            #[target_feature(enable = $features)]
+            pub(super) fn new() -> Self {
+                let tables = |m: &NibbleMap| [shuffle(&m.lo), shuffle(&m.hi)];
+                Consts {
+                    inv_shift_rows: shuffle(&INV_SHIFT_ROWS),
+                    low: $set1_8(0x0f),
+                    to_aes: tables(&AES_IN),
+                    s1: tables(&AES_OUT_S1),
+                    s2: tables(&AES_OUT_S2),
+                    odd: $set1_16(0xff00u16 as i16),
+                    mix: MIX_TWO_ROTATIONS.map(|m| set1(m)),
+                    rotl: [shuffle(&ROTL8), shuffle(&ROTL16)],
+                }
+            }
+        }
+
+        /// The two nibble lookups of a byte map, on bytes already split into nibbles.
+        #[inline]
+        #[target_feature(enable = $features)]
+        fn map(lo: V, hi: V, t: &[V; 2]) -> V {
+            xor($shuffle(t[0], lo), $shuffle(t[1], hi))
+        }
+
+        /// A vector's bytes as low and high nibbles.
+        #[inline]
+        #[target_feature(enable = $features)]
+        fn nibbles(x: V, low: V) -> (V, V) {
+            ($and(x, low), $and($srli4(x), low))
+        }
+
+        /// G on a register of words.
+        #[inline]
+        #[target_feature(enable = $features)]
+        fn g(x: V, c: &Consts) -> V {
+            let (lo, hi) = nibbles($shuffle(x, c.inv_shift_rows), c.low);
+            let t = map(lo, hi, &c.to_aes);
+            let s = $aesenclast(t, $zero());
+            let (lo, hi) = nibbles(s, c.low);
+            let y = $blendv(map(lo, hi, &c.s1), map(lo, hi, &c.s2), c.odd);
+            // The mixing with two rotations (`field::mix_two_rotations`): the byte shuffles are
+            // the busiest pipe (`vaes256`, Zen 4).
+            let masked = |r: V, m: V| $and(r, m);
+            let r = $shuffle(y, c.rotl[0]);
+            let z0 = xor(masked(y, c.mix[0]), masked(r, c.mix[1]));
+            let z1 = xor(masked(y, c.mix[2]), masked(r, c.mix[3]));
+            xor(z0, $shuffle(z1, c.rotl[1]))
+        }
+
+        /// One chain of dependent instructions already; nothing shorter to take.
+        #[inline]
+        #[target_feature(enable = $features)]
+        fn g_latency(x: V, c: &Consts) -> V {
+            g(x, c)
+        }
+    };
+}
+
 /// The AVX2 lane primitives [`seed_core`] needs besides G and its constants (`set1`,
 /// `xor`, `xor3`, `add`, `lane0`, `shuffle`, `transpose`, `load_group`, `store_group`),
 /// for the 256-bit levels, enabled for `$features`.
