@@ -34,7 +34,7 @@
 
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
-use super::shift_layout::{fp, ip, KEY_ORDER, PLACE, TRUTH, WINDOW};
+use super::shift_layout::{fp, fp_first_byte, ip, IpRegister, KEY_ORDER, PLACE, TRUTH, WINDOW};
 use super::TdesKeys;
 use crate::cipher::{shift_left_one_bit, BlockCipher, Feedback, ModeKernels};
 
@@ -326,17 +326,20 @@ impl ModeKernels for DesShift {
     fn encrypt_chains(&self, feedback: Feedback, state: &mut [u8], data: &mut [u8]) {
         crate::cipher::chains_one_by_one(8, state, data, |st, d| self.chain(feedback, st, d))
     }
+    /// The shift register stays in the IP domain ([`IpRegister`]) and only the
+    /// keystream's first byte leaves FP: IP, FP and the register's byte moves were on the
+    /// chain from each byte to the next (Xeon family 6 model 207, TSC c/B: DES-CFB8 on
+    /// `rotate256` 292 → 233, 3DES-CFB8 696-700 → 643-645, DES-CFB8 on `shift256` 422 →
+    /// 364).
     fn cfb8_encrypt(&self, reg: &mut [u8], data: &mut [u8]) {
-        let mut ks = [0u8; 8];
+        let mut ip_reg = IpRegister::new(reg);
         for b in data.iter_mut() {
-            let (l, r) = ip(reg);
+            let (l, r) = ip_reg.halves();
             let (l, r) = self.rounds(l, r, &self.enc);
-            fp(l, r, &mut ks);
-            *b ^= ks[0];
-            reg.copy_within(1.., 0);
-            reg[7] = *b;
+            *b ^= fp_first_byte(l, r);
+            ip_reg = ip_reg.shift_in(*b);
         }
-        ks.zeroize();
+        reg.copy_from_slice(&ip_reg.block());
     }
     fn cfb1_encrypt(&self, reg: &mut [u8], data: &mut [u8]) {
         let mut ks = [0u8; 8];

@@ -87,7 +87,7 @@ pub(crate) fn gather(d: u64) -> u32 {
 
 /// Swaps the bits of `x` selected by `mask` with those `shift` places above them.
 #[inline(always)]
-fn delta_swap(x: u64, mask: u64, shift: u32) -> u64 {
+const fn delta_swap(x: u64, mask: u64, shift: u32) -> u64 {
     let t = ((x >> shift) ^ x) & mask;
     x ^ t ^ (t << shift)
 }
@@ -104,7 +104,7 @@ fn transpose8(x: u64) -> u64 {
 
 /// In every byte, the odd bits to the low nibble and the even bits to the high one.
 #[inline(always)]
-fn unzip_bytes(x: u64) -> u64 {
+const fn unzip_bytes(x: u64) -> u64 {
     let x = delta_swap(x, 0x22 * BYTES, 1);
     let x = delta_swap(x, 0x0C * BYTES, 2);
     ((x >> 4) & (0x0F * BYTES)) | ((x << 4) & (0xF0 * BYTES))
@@ -112,7 +112,7 @@ fn unzip_bytes(x: u64) -> u64 {
 
 /// The inverse of [`unzip_bytes`].
 #[inline(always)]
-fn zip_bytes(x: u64) -> u64 {
+const fn zip_bytes(x: u64) -> u64 {
     let x = ((x >> 4) & (0x0F * BYTES)) | ((x << 4) & (0xF0 * BYTES));
     let x = delta_swap(x, 0x0C * BYTES, 2);
     delta_swap(x, 0x22 * BYTES, 1)
@@ -135,6 +135,87 @@ pub(crate) fn fp(l: u64, r: u64, block: &mut [u8]) {
     block.copy_from_slice(&zip_bytes(transpose8(y)).to_le_bytes());
 }
 
+// ---- CFB8's shift register in the IP domain ---------------------------------------------
+
+/// CFB8 encryption's shift register held as IP of its block (the 64-bit word [`ip`]
+/// spreads into halves), so that shifting a byte in is a few word operations instead of
+/// a whole IP, and only the keystream's first byte leaves FP: both were on the chain from
+/// one byte to the next.
+///
+/// IP is a per-byte bit unzip and an 8×8 transpose, and the register drops its first byte
+/// and appends the new one. Before the transpose that is a shift by a byte; after it,
+/// every byte of the word moves down one bit and the new byte's unzipped bits enter at
+/// bit 7 of each byte.
+#[derive(Clone, Copy)]
+pub(crate) struct IpRegister(u64);
+
+/// Per byte c, the bit of a plaintext byte that the unzip puts at bit c (the one that
+/// enters byte c of the IP word).
+const ENTERING: u64 = {
+    let mut m = 0u64;
+    let mut k = 0;
+    while k < 8 {
+        let c = unzip_bytes(1 << k).trailing_zeros() as u64;
+        m |= 1 << (8 * c + k);
+        k += 1;
+    }
+    m
+};
+
+/// Moves bit 0 of byte c of FP's input word (before the transpose) to bit 56 + j, where j
+/// is where zip puts bit c of the transposed word's byte 0: the keystream's first byte in
+/// the top byte of a product. The eight wanted terms land on distinct bits 56-63; every
+/// other term of the product lands on a distinct bit below 56 or beyond 63, so nothing
+/// carries into the top byte.
+const FIRST_BYTE: u64 = {
+    let mut m = 0u64;
+    let mut c = 0;
+    while c < 8 {
+        let j = zip_bytes(1 << c).trailing_zeros() as u64;
+        m |= 1 << (56 + j - 8 * c);
+        c += 1;
+    }
+    m
+};
+
+impl IpRegister {
+    /// The register holding `block` (8 bytes).
+    #[inline(always)]
+    pub(crate) fn new(block: &[u8]) -> Self {
+        let x = u64::from_le_bytes(block.try_into().expect("an 8-byte block"));
+        IpRegister(transpose8(unzip_bytes(x)))
+    }
+
+    /// The spread halves (L, R) of IP of the register, as [`ip`] gives them.
+    #[inline(always)]
+    pub(crate) fn halves(self) -> (u64, u64) {
+        (spread((self.0 >> 32) as u32), spread(self.0 as u32))
+    }
+
+    /// The register with its first byte dropped and `b` appended: each byte's bit c of
+    /// `ENTERING` picked from `b` copied into every byte, and raised to bit 7 by adding
+    /// 0x7F (a non-zero byte reaches bit 7, no byte carries into the next).
+    #[inline(always)]
+    pub(crate) fn shift_in(self, b: u8) -> Self {
+        let picked = (b as u64 * BYTES) & ENTERING;
+        let entering = (picked + 0x7F * BYTES) & (0x80 * BYTES);
+        IpRegister(((self.0 >> 1) & (0x7F * BYTES)) | entering)
+    }
+
+    /// The register's block (the inverse of [`new`](Self::new)).
+    #[inline(always)]
+    pub(crate) fn block(self) -> [u8; 8] {
+        zip_bytes(transpose8(self.0)).to_le_bytes()
+    }
+}
+
+/// The first byte of FP of spread halves (L, R): what [`fp`] writes to `block[0]`.
+#[inline(always)]
+pub(crate) fn fp_first_byte(l: u64, r: u64) -> u8 {
+    let y = ((gather(l) as u64) << 32) | gather(r) as u64;
+    ((y & BYTES).wrapping_mul(FIRST_BYTE) >> 56) as u8
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::{permute, FP, IP};
@@ -154,6 +235,43 @@ mod tests {
             let mut back = [0u8; 8];
             fp(spread((want >> 32) as u32), spread(want as u32), &mut back);
             assert_eq!(u64::from_be_bytes(back), permute(want, 64, &FP));
+        }
+    }
+
+    /// The IP-domain register shifts bytes in as IP of the shifted block would be, gives
+    /// IP's halves and its block back, and FP's first byte matches [`fp`].
+    #[test]
+    fn ip_register_shifts_as_the_block_does() {
+        let mut x = 0x0f1e_2d3c_4b5a_6978u64;
+        for _ in 0..2000 {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let block = x.to_le_bytes();
+            let reg = IpRegister::new(&block);
+            assert_eq!(reg.halves(), ip(&block));
+            assert_eq!(reg.block(), block);
+            let b = (x >> 29) as u8;
+            let mut shifted = [0u8; 8];
+            shifted[..7].copy_from_slice(&block[1..]);
+            shifted[7] = b;
+            assert_eq!(reg.shift_in(b).block(), shifted, "{x:#x} + {b:#x}");
+            let (l, r) = (spread((x >> 32) as u32), spread(x.rotate_left(7) as u32));
+            let mut out = [0u8; 8];
+            fp(l, r, &mut out);
+            assert_eq!(fp_first_byte(l, r), out[0], "{x:#x}");
+        }
+        // Every pattern of the eight bits the first byte is gathered from, the other bits
+        // all ones (the most that could carry).
+        for p in 0..256u64 {
+            let mut y = !BYTES;
+            for c in 0..8 {
+                y |= ((p >> c) & 1) << (8 * c);
+            }
+            let (l, r) = (spread((y >> 32) as u32), spread(y as u32));
+            let mut out = [0u8; 8];
+            fp(l, r, &mut out);
+            assert_eq!(fp_first_byte(l, r), out[0], "pattern {p:#04x}");
         }
     }
 
