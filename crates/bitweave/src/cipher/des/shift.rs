@@ -326,7 +326,7 @@ impl ModeKernels for DesShift {
     fn encrypt_chains(&self, feedback: Feedback, state: &mut [u8], data: &mut [u8]) {
         crate::cipher::chains_one_by_one(8, state, data, |st, d| self.chain(feedback, st, d))
     }
-    /// The shift register stays in the IP domain ([`IpRegister`]) and only the
+    /// The shift register stays in the IP domain (`shift_layout::IpRegister`) and only the
     /// keystream's first byte leaves FP: IP, FP and the register's byte moves were on the
     /// chain from each byte to the next (Xeon family 6 model 207, TSC c/B: DES-CFB8 on
     /// `rotate256` 292 → 233, 3DES-CFB8 696-700 → 643-645, DES-CFB8 on `shift256` 422 →
