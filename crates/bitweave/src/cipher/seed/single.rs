@@ -18,7 +18,7 @@
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use super::SeedKeySchedule;
-use crate::cipher::{shift_left_one_bit, BlockCipher, Feedback, ModeKernels};
+use crate::cipher::{BlockCipher, Feedback, ModeKernels};
 use crate::cpu::Feature;
 
 /// A word broadcast to the four 32-bit lanes of a 128-bit register, and the lane
@@ -44,6 +44,23 @@ pub(crate) mod lanes {
     #[target_feature(enable = "sse2")]
     pub fn add(a: V, b: V) -> V {
         _mm_add_epi32(a, b)
+    }
+    #[inline]
+    #[target_feature(enable = "sse2")]
+    pub fn or(a: V, b: V) -> V {
+        _mm_or_si128(a, b)
+    }
+    /// Each lane shifted left by N bits.
+    #[inline]
+    #[target_feature(enable = "sse2")]
+    pub fn shl<const N: i32>(a: V) -> V {
+        _mm_slli_epi32::<N>(a)
+    }
+    /// Each lane shifted right by N bits (zeros in).
+    #[inline]
+    #[target_feature(enable = "sse2")]
+    pub fn shr<const N: i32>(a: V) -> V {
+        _mm_srli_epi32::<N>(a)
     }
     #[inline]
     #[target_feature(enable = "sse2")]
@@ -83,6 +100,21 @@ pub(crate) mod lanes {
     }
     #[inline]
     #[target_feature(enable = "neon")]
+    pub fn or(a: V, b: V) -> V {
+        vorrq_u8(a, b)
+    }
+    #[inline]
+    #[target_feature(enable = "neon")]
+    pub fn shl<const N: i32>(a: V) -> V {
+        vreinterpretq_u8_u32(vshlq_n_u32::<N>(vreinterpretq_u32_u8(a)))
+    }
+    #[inline]
+    #[target_feature(enable = "neon")]
+    pub fn shr<const N: i32>(a: V) -> V {
+        vreinterpretq_u8_u32(vshrq_n_u32::<N>(vreinterpretq_u32_u8(a)))
+    }
+    #[inline]
+    #[target_feature(enable = "neon")]
     pub fn zero() -> V {
         vdupq_n_u8(0)
     }
@@ -105,11 +137,13 @@ pub struct Kernel {
     /// The CPU features every entry point needs.
     pub features: &'static [Feature],
     pub(crate) g_word: unsafe fn(u32) -> u32,
-    pub(crate) encrypt_u128: unsafe fn(u128, &RoundKeys) -> u128,
     /// Blocks its batch entry runs together (1: one after another).
     pub width: usize,
     pub(crate) crypt_blocks: unsafe fn(&mut [u8], &RoundKeys),
     pub(crate) chain: unsafe fn(Feedback, &mut [u8], &mut [u8], &RoundKeys),
+    /// CFB8 and CFB1 encryption: (shift register, data, round keys).
+    pub(crate) cfb8: unsafe fn(&mut [u8], &mut [u8], &RoundKeys),
+    pub(crate) cfb1: unsafe fn(&mut [u8], &mut [u8], &RoundKeys),
 }
 
 impl Kernel {
@@ -147,11 +181,6 @@ impl SeedOneBlock {
         dec.reverse();
         Some(SeedOneBlock { enc, dec, kernel })
     }
-
-    fn encrypt_u128(&self, x: u128) -> u128 {
-        // SAFETY: a SeedOneBlock exists only where `new` confirmed the kernel's features.
-        unsafe { (self.kernel.encrypt_u128)(x, &self.enc) }
-    }
 }
 
 impl BlockCipher for SeedOneBlock {
@@ -186,27 +215,12 @@ impl ModeKernels for SeedOneBlock {
         })
     }
     fn cfb8_encrypt(&self, reg: &mut [u8], data: &mut [u8]) {
-        let mut r = u128::from_be_bytes(reg.try_into().expect("one block"));
-        for b in data.iter_mut() {
-            let ks = self.encrypt_u128(r);
-            *b ^= (ks >> 120) as u8;
-            r = (r << 8) | *b as u128;
-        }
-        reg.copy_from_slice(&r.to_be_bytes());
-        r.zeroize();
+        // SAFETY: as above.
+        unsafe { (self.kernel.cfb8)(reg, data, &self.enc) }
     }
     fn cfb1_encrypt(&self, reg: &mut [u8], data: &mut [u8]) {
-        for b in data.iter_mut() {
-            let mut out = 0u8;
-            for bit in (0..8).rev() {
-                let r = u128::from_be_bytes((&*reg).try_into().expect("one block"));
-                let ks = self.encrypt_u128(r);
-                let c = ((*b >> bit) & 1) ^ (ks >> 127) as u8;
-                out |= c << bit;
-                shift_left_one_bit(reg, c);
-            }
-            *b = out;
-        }
+        // SAFETY: as above.
+        unsafe { (self.kernel.cfb1)(reg, data, &self.enc) }
     }
 }
 
@@ -241,10 +255,11 @@ macro_rules! one_block_kernel {
             name: $name,
             features: $needs,
             g_word,
-            encrypt_u128,
             width: $width,
             crypt_blocks: $batch,
             chain,
+            cfb8,
+            cfb1,
         };
 
         type RoundKeys = super::single::RoundKeys;
@@ -321,12 +336,6 @@ macro_rules! one_block_kernel {
             w.map(|[l0, l1, c, d]| [c, d, l0, l1])
         }
 
-        /// Encrypts one block held as an integer (big-endian bytes).
-        #[target_feature(enable = $features)]
-        fn encrypt_u128(x: u128, rk: &RoundKeys) -> u128 {
-            store(rounds(load(x), rk, &$consts::new()))
-        }
-
         /// Every block through the rounds of `rk`, `$in_step` at a time in step (a lone
         /// block's G chain leaves most of the core idle), then two, then one.
         #[target_feature(enable = $features)]
@@ -395,6 +404,62 @@ macro_rules! one_block_kernel {
                 b.copy_from_slice(&store(out).to_be_bytes());
             }
             state.copy_from_slice(&store(z).to_be_bytes());
+        }
+
+        /// One step of CFB with an S-bit shift (S + REST = 32): the register `w` (four
+        /// broadcast words) encrypted, `unit` (S plaintext bits, low in the word) XORed
+        /// with the keystream's top S bits, and that ciphertext unit shifted in at the
+        /// bottom; returns the unit. The register never leaves the vector registers, so
+        /// the chain is the block's rounds plus a shift, an XOR and an OR.
+        #[inline]
+        #[target_feature(enable = $features)]
+        fn cfb_step<const S: i32, const REST: i32>(
+            w: &mut [lanes::V; 4],
+            unit: u32,
+            rk: &RoundKeys,
+            cs: &$consts,
+        ) -> u32 {
+            const { assert!(S + REST == 32) };
+            use lanes::{or, shl, shr};
+            let out = rounds(*w, rk, cs);
+            let c = lanes::xor(shr::<REST>(out[0]), lanes::splat(unit));
+            let [w0, w1, w2, w3] = *w;
+            let joined = |hi, lo| or(shl::<S>(hi), shr::<REST>(lo));
+            *w = [
+                joined(w0, w1),
+                joined(w1, w2),
+                joined(w2, w3),
+                or(shl::<S>(w3), c),
+            ];
+            lanes::word(c)
+        }
+
+        /// CFB8 encryption of `data`, `reg` the shift register.
+        #[target_feature(enable = $features)]
+        fn cfb8(reg: &mut [u8], data: &mut [u8], rk: &RoundKeys) {
+            let cs = $consts::new();
+            let mut w = load(u128::from_be_bytes((&*reg).try_into().expect("one block")));
+            for b in data.iter_mut() {
+                *b = cfb_step::<8, 24>(&mut w, *b as u32, rk, &cs) as u8;
+            }
+            reg.copy_from_slice(&store(w).to_be_bytes());
+        }
+
+        /// CFB1 encryption of `data` (each byte's bits from the most significant),
+        /// `reg` the shift register.
+        #[target_feature(enable = $features)]
+        fn cfb1(reg: &mut [u8], data: &mut [u8], rk: &RoundKeys) {
+            let cs = $consts::new();
+            let mut w = load(u128::from_be_bytes((&*reg).try_into().expect("one block")));
+            for b in data.iter_mut() {
+                let mut out = 0u8;
+                for bit in (0..8).rev() {
+                    let c = cfb_step::<1, 31>(&mut w, (*b >> bit) as u32 & 1, rk, &cs);
+                    out |= (c as u8) << bit;
+                }
+                *b = out;
+            }
+            reg.copy_from_slice(&store(w).to_be_bytes());
         }
     };
 }
