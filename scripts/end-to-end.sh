@@ -26,6 +26,9 @@ kf=$(od -An -tx1 -N32 "$work/key" | tr -d ' \n')
 # Inputs for decryption: padded ciphertexts made by openssl.
 openssl enc -aes-128-cbc -K "$k16" -iv "$iv" -in "$work/in" -out "$work/cbc"
 openssl enc -des-ede3-cbc -K "$k24" -iv "$iv8" -in "$work/in" -out "$work/3cbc"
+# SEED is in OpenSSL 3's legacy provider.
+seed_ossl="-provider legacy -provider default"
+openssl enc -seed-cbc $seed_ossl -K "$k16" -iv "$iv" -in "$work/in" -out "$work/scbc"
 "$bw" seal --key-file "$work/key" -i "$work/in" -o "$work/sealed" --quiet
 "$bw" seal --suite aes-256-ctr-hmac-sha256 --key-file "$work/key" -i "$work/in" -o "$work/sealed-hmac" --quiet
 
@@ -80,6 +83,12 @@ row "dec des-ede3-cbc, file to pipe" \
 row "enc des-ede3-ecb --nopad, file to pipe" \
   "$bw enc -c des-ede3-ecb -K $k24 --nopad -i $in" \
   "openssl enc -des-ede3-ecb -K $k24 -nopad -in $in"
+row "dec seed-cbc, file to pipe" \
+  "$bw dec -c seed-cbc -K $k16 --iv $iv -i $work/scbc" \
+  "openssl enc -d -seed-cbc $seed_ossl -K $k16 -iv $iv -in $work/scbc"
+row "enc seed-ecb --nopad, file to pipe" \
+  "$bw enc -c seed-ecb -K $k16 --nopad -i $in" \
+  "openssl enc -seed-ecb $seed_ossl -K $k16 -nopad -in $in"
 row "seal --key-file, file to new file (peer: cp)" \
   "$bw seal --key-file $work/key -i $in -o $work/out --quiet" \
   "cp $in $work/out"
