@@ -12,7 +12,7 @@ use crate::base64;
 use crate::input;
 use crate::output::{reason, Output};
 use crate::password;
-use crate::pipeline::{self, Piece};
+use crate::pipeline::{self, Pace, Piece};
 use crate::progress::Progress;
 
 #[derive(Args)]
@@ -307,10 +307,19 @@ fn stream(
     // Whole units per piece, so in-place work always applies before the end.
     let unit = crypter.unit();
     let piece_len = (pipeline::PIECE / unit).max(1) * unit;
+    // The threads asked for (0 = all cores) while the cipher sets the pace; one thread
+    // while reading or writing does (`Pace`).
+    let threads = crypter.threads();
+    let mut using = threads;
     let mut crypter = Some(crypter);
-    let mut transform = |piece: &mut Piece, last: bool| -> Result<()> {
+    let mut transform = |piece: &mut Piece, last: bool, pace: &Pace| -> Result<()> {
         progress.inc(piece.len as u64);
         let c = crypter.as_mut().expect("no piece after the last");
+        let wanted = if pace.io_bound() { 1 } else { threads };
+        if wanted != using {
+            c.set_threads(wanted);
+            using = wanted;
+        }
         if !last {
             return Ok(c.update_in_place_before_end(piece.data())?);
         }

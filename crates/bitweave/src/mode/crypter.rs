@@ -147,6 +147,18 @@ impl Crypter {
         Ok(())
     }
 
+    /// The thread setting (0 = all cores).
+    pub fn threads(&self) -> usize {
+        self.cipher.threads()
+    }
+
+    /// Threads for the calls that follow (0 = all cores, 1 = the calling thread only); the
+    /// output does not depend on it. A streaming caller can follow what pays as it goes:
+    /// while reading and writing set the pace, more threads only take cores from them.
+    pub fn set_threads(&mut self, n: usize) {
+        self.cipher = self.cipher.clone().with_threads(n);
+    }
+
     /// The largest multiple of the unit in `n` bytes. A power-of-two unit takes a mask: a
     /// division costs a one-block call about a quarter of its time.
     fn whole_units(&self, n: usize) -> usize {
