@@ -10,7 +10,7 @@ use core::arch::x86_64::*;
 use super::engine::{ABSORB, DECRYPT, ENCRYPT};
 use super::lanes::States;
 use super::layout::STATE_WORDS;
-use super::wide::{blocks, pi_states, unroll, Isa, Kernel, Offsets};
+use super::wide::{blocks_paired, pi_states, unroll, Isa, Kernel, Offsets};
 use super::word::Word;
 
 type Y = __m256i;

@@ -7,7 +7,7 @@ use core::arch::x86_64::*;
 
 use super::engine::{ABSORB, DECRYPT, ENCRYPT};
 use super::layout::STATE_WORDS;
-use super::wide::{blocks, unroll, Isa, Kernel, Offsets};
+use super::wide::{blocks_paired, unroll, Isa, Kernel, Offsets};
 
 type Z = __m512i;
 type Chunk = [Z; 4];
