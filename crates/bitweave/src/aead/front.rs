@@ -9,13 +9,14 @@ use super::backend::{dispatch_ref_dec, dispatch_ref_enc, run_fast};
 use super::pi::engine::{Job, Out};
 use super::pi::Sealed;
 use super::{PiBackend, PiVariant};
+use crate::bytes::SecretVec;
 use crate::error::{Error, Result};
 
 /// A decrypted and authenticated message. Secrets are wiped on drop.
 pub struct Opened {
     /// The secret message number (empty in no-SMN mode).
-    pub nsec: Zeroizing<Vec<u8>>,
-    pub plaintext: Zeroizing<Vec<u8>>,
+    pub nsec: SecretVec,
+    pub plaintext: SecretVec,
 }
 
 impl fmt::Debug for Opened {

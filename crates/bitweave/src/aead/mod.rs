@@ -33,6 +33,7 @@ mod backend;
 mod front;
 mod variant;
 
+pub use crate::bytes::SecretVec;
 pub use backend::PiBackend;
 pub use front::{tags_equal, Ciphertext, Message, Opened, PiCipher};
 pub use stream::{Opener, Opening, Sealer, Sealing};

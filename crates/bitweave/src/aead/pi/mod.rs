@@ -22,21 +22,23 @@ pub mod word;
 #[cfg(target_arch = "x86_64")]
 pub mod x86;
 
-use zeroize::{Zeroize, Zeroizing};
+use zeroize::Zeroize;
+
+use crate::bytes::SecretVec;
 
 /// The raw result of a decryption before the tag check: recovered SMN, plaintext and the
 /// tag recomputed over the ciphertext. Secrets are wiped on drop.
 pub struct Sealed {
-    pub nsec: Zeroizing<Vec<u8>>,
-    pub plaintext: Zeroizing<Vec<u8>>,
+    pub nsec: SecretVec,
+    pub plaintext: SecretVec,
     pub tag: Vec<u8>,
 }
 
 impl Sealed {
     pub fn new(nsec_len: usize, mlen: usize, tag_len: usize) -> Self {
         Sealed {
-            nsec: Zeroizing::new(vec![0; nsec_len]),
-            plaintext: Zeroizing::new(vec![0; mlen]),
+            nsec: SecretVec::zeroed(nsec_len),
+            plaintext: SecretVec::zeroed(mlen),
             tag: vec![0; tag_len],
         }
     }
