@@ -254,9 +254,46 @@ fn slab_decrypt<B: BlockCipher>(backend: &B, cfb: bool, prev: &mut [u8], data: &
     }
 }
 
+/// Round-key masks, one `u64` of all ones or all zeros per key bit and round, wiped at
+/// memset speed when they drop. `zeroize` on a `Vec` clears its elements word by word
+/// and then its whole allocation a byte at a time, with volatile stores: for 3DES's
+/// 36 KiB of masks (both directions) that was 12 µs of every new key, a 1 KiB one-shot
+/// 3DES-ECB call with a new key taking 16 µs against 4 with a kept one (Xeon family 6
+/// model 207). Built at their exact length, so there is no spare capacity to clear.
+#[derive(Clone)]
+pub(crate) struct KeyMasks<const N: usize>(Vec<[u64; N]>);
+
+impl<const N: usize> KeyMasks<N> {
+    pub(crate) fn new(masks: Vec<[u64; N]>) -> Self {
+        KeyMasks(masks)
+    }
+}
+
+impl<const N: usize> core::ops::Deref for KeyMasks<N> {
+    type Target = [[u64; N]];
+    fn deref(&self) -> &[[u64; N]] {
+        &self.0
+    }
+}
+
+impl<const N: usize> Zeroize for KeyMasks<N> {
+    fn zeroize(&mut self) {
+        crate::bytes::wipe(self.0.as_flattened_mut());
+    }
+}
+
+impl<const N: usize> Drop for KeyMasks<N> {
+    fn drop(&mut self) {
+        self.zeroize();
+    }
+}
+
+impl<const N: usize> ZeroizeOnDrop for KeyMasks<N> {}
+
 /// A bitsliced cipher's keys: what a [`Sliced`] backend holds, handing out the cipher and
-/// its inverse as the kernels run them.
-pub(crate) trait PlaneKeys: Clone + Send + Sync + Zeroize {
+/// its inverse as the kernels run them. They wipe themselves on drop (as [`KeyMasks`]
+/// do, at memset speed).
+pub(crate) trait PlaneKeys: Clone + Send + Sync + Zeroize + ZeroizeOnDrop {
     /// The keyed cipher, as the kernels take it.
     type Cipher<'a>: PlaneCipher
     where
@@ -267,8 +304,9 @@ pub(crate) trait PlaneKeys: Clone + Send + Sync + Zeroize {
 
 /// A bitsliced backend at one lane width (`sliced64/128/256/512`), for any cipher with
 /// [`PlaneKeys`]: ECB batches, interleaved chains and CBC/CFB decryption rows all run this
-/// module's kernels, so AES and DES differ only in their keys and circuits.
-#[derive(Clone, Zeroize, ZeroizeOnDrop)]
+/// module's kernels, so AES and DES differ only in their keys and circuits. The keys wipe
+/// themselves when they drop ([`PlaneKeys`]).
+#[derive(Clone, Zeroize)]
 pub(crate) struct Sliced<K: PlaneKeys> {
     keys: K,
     #[zeroize(skip)]

@@ -25,7 +25,7 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use super::circuit::{inv_mix_column, inv_sbox_linear_part, mix_column, sbox, sbox_linear_part};
 use super::KeySchedule;
-use crate::cipher::planes::{PlaneCipher, PlaneKeys, Sliced};
+use crate::cipher::planes::{KeyMasks, PlaneCipher, PlaneKeys, Sliced};
 use crate::slice::{
     blocks16_from_planes, blocks16_from_planes_xor, planes_from_blocks16, planes_from_blocks16_xor,
     Lanes, Logic, Width,
@@ -223,14 +223,14 @@ fn key_masks(bytes: [u8; 16], fold: bool) -> [u64; 128] {
 /// AES's round-key masks in both directions: what the `sliced` backends hold.
 #[derive(Clone, Zeroize, ZeroizeOnDrop)]
 pub(crate) struct AesKeys {
-    enc: Vec<[u64; 128]>,
-    dec: Vec<[u64; 128]>,
+    enc: KeyMasks<128>,
+    dec: KeyMasks<128>,
 }
 
 impl PlaneKeys for AesKeys {
     type Cipher<'a> = AesPlanes<'a>;
     fn cipher(&self, decrypt: bool) -> AesPlanes<'_> {
-        let keys = if decrypt { &self.dec } else { &self.enc };
+        let keys = if decrypt { &*self.dec } else { &*self.enc };
         AesPlanes { keys, decrypt }
     }
 }
@@ -250,7 +250,8 @@ impl AesSliced {
         let enc: Vec<[u64; 128]> = (0..=nr)
             .map(|r| key_masks(ks.round_key_bytes(r), r != 0))
             .collect();
-        let dec = enc.iter().rev().copied().collect();
+        let dec = KeyMasks::new(enc.iter().rev().copied().collect());
+        let enc = KeyMasks::new(enc);
         Some(Sliced::with_keys(AesKeys { enc, dec }, width))
     }
 }

@@ -32,7 +32,7 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use super::circuit::{s1, s2, s3, s4, s5, s6, s7, s8};
 use super::{TdesKeys, E, FP, IP, P, SBOXES};
-use crate::cipher::planes::{PlaneCipher, PlaneKeys, Sliced};
+use crate::cipher::planes::{KeyMasks, PlaneCipher, PlaneKeys, Sliced};
 use crate::slice::trace::{Circuit, Trace};
 use crate::slice::{
     blocks8_from_planes, blocks8_from_planes_xor, planes_from_blocks8, planes_from_blocks8_xor,
@@ -208,24 +208,24 @@ impl PlaneCipher for DesPlanes<'_> {
 // ---- 3. Backend glue -------------------------------------------------------------------
 
 /// Round-key masks for one direction: 16 sets of 48 masks per stage, in execution order.
+/// Decryption's are encryption's in reverse order (EDE's stages run backwards with their
+/// directions swapped, each stage's rounds reversed): [`DesSliced::new`] copies them
+/// rather than computing them again.
 fn round_key_masks(keys: &TdesKeys, decrypt: bool) -> Vec<[u64; 48]> {
-    let n = keys.stages.len();
-    let mut out = Vec::with_capacity(16 * n);
-    for s in 0..n {
-        // EDE: stages alternate encrypt/decrypt; decryption runs them in reverse.
-        let (idx, dec) = if decrypt {
-            (n - 1 - s, s % 2 == 0)
-        } else {
-            (s, s % 2 == 1)
-        };
-        let rks = &keys.stages[idx].round_keys;
+    let mut out = Vec::with_capacity(16 * keys.stages.len());
+    for (s, stage) in keys.stages.iter().enumerate() {
+        // EDE: the middle stage decrypts, its rounds in reverse.
+        let reversed = s % 2 == 1;
         for r in 0..16 {
-            let rk = rks[if dec { 15 - r } else { r }];
+            let rk = stage.round_keys[if reversed { 15 - r } else { r }];
             // Bit 1 of a round key is bit 47 of the u64; mask = 0 - bit (no branch).
             out.push(core::array::from_fn(|i| {
                 0u64.wrapping_sub((rk >> (47 - i)) & 1)
             }));
         }
+    }
+    if decrypt {
+        out.reverse();
     }
     out
 }
@@ -233,8 +233,8 @@ fn round_key_masks(keys: &TdesKeys, decrypt: bool) -> Vec<[u64; 48]> {
 /// DES's round-key masks in both directions: what the `sliced` backends hold.
 #[derive(Clone, Zeroize, ZeroizeOnDrop)]
 pub(crate) struct DesKeys {
-    enc: Vec<[u64; 48]>,
-    dec: Vec<[u64; 48]>,
+    enc: KeyMasks<48>,
+    dec: KeyMasks<48>,
 }
 
 impl PlaneKeys for DesKeys {
@@ -255,10 +255,10 @@ impl DesSliced {
             return None;
         }
         let keys = TdesKeys::new(key);
-        let keys = DesKeys {
-            enc: round_key_masks(&keys, false),
-            dec: round_key_masks(&keys, true),
-        };
+        let enc = round_key_masks(&keys, false);
+        let dec = KeyMasks::new(enc.iter().rev().copied().collect());
+        let enc = KeyMasks::new(enc);
+        let keys = DesKeys { enc, dec };
         Some(Sliced::with_keys(keys, width))
     }
 }
