@@ -17,6 +17,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{anyhow, bail, Result};
 use bitweave::aead::{PiBackend, PiCipher, PiVariant};
+use bitweave::SecretVec;
 use clap::Args;
 use zeroize::Zeroizing;
 
@@ -61,7 +62,7 @@ fn for_each_chunk(
     name: &str,
     mut each: impl FnMut(&[u8]) -> Result<()>,
 ) -> Result<()> {
-    let mut buf = Zeroizing::new(vec![0u8; CHUNK]);
+    let mut buf = SecretVec::zeroed(CHUNK);
     loop {
         let n = match input.read(&mut buf) {
             Ok(0) => return Ok(()),
@@ -150,7 +151,7 @@ pub fn run(args: AeadArgs, encrypt: bool) -> Result<()> {
         name: in_name,
         ..
     } = input::open(args.io.input.as_deref())?;
-    let mut piece = Zeroizing::new(Vec::with_capacity(CHUNK + 2 * variant.rate()));
+    let mut piece = SecretVec::from(Vec::with_capacity(CHUNK + 2 * variant.rate()));
 
     if encrypt {
         let mut sealer = pi.sealer(&npub, Some(&nsec))?;

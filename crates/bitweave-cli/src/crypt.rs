@@ -3,9 +3,8 @@
 use std::io::Read;
 
 use anyhow::{anyhow, bail, Result};
-use bitweave::{salted, Cipher, Crypter, Direction, Suite};
+use bitweave::{salted, Cipher, Crypter, Direction, SecretVec, Suite};
 use clap::Args;
-use zeroize::Zeroizing;
 
 use crate::args::{parse_hex, IoArgs};
 use crate::base64;
@@ -323,7 +322,7 @@ fn stream(
         if !last {
             return Ok(c.update_in_place_before_end(piece.data())?);
         }
-        let mut result = Zeroizing::new(Vec::with_capacity(piece.len + 64));
+        let mut result = SecretVec::from(Vec::with_capacity(piece.len + 64));
         c.update(piece.data(), &mut result);
         crypter
             .take()

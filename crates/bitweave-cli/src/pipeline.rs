@@ -9,7 +9,7 @@ use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, Result};
-use zeroize::Zeroizing;
+use bitweave::SecretVec;
 
 use crate::output::reason;
 
@@ -22,9 +22,11 @@ pub const PIECE: usize = 1 << 20;
 const DEPTH: usize = 3;
 
 /// A buffer and how many of its bytes are data. Buffers are wiped when dropped (once, at
-/// the end: while the run goes they are reused), since they may hold plaintext.
+/// the end: while the run goes they are reused), since they may hold plaintext; at memset
+/// speed ([`SecretVec`]): `Zeroizing` cleared each 1 MiB buffer a byte a cycle, whatever
+/// the input's size.
 pub struct Piece {
-    pub buf: Zeroizing<Vec<u8>>,
+    pub buf: SecretVec,
     pub len: usize,
 }
 
@@ -36,7 +38,7 @@ impl Piece {
 
     /// Replaces the data with `out` (when a transform could not work in place); the old
     /// buffer is returned for reuse.
-    pub fn replace(&mut self, out: Zeroizing<Vec<u8>>) -> Zeroizing<Vec<u8>> {
+    pub fn replace(&mut self, out: SecretVec) -> SecretVec {
         self.len = out.len();
         std::mem::replace(&mut self.buf, out)
     }
@@ -85,7 +87,7 @@ pub fn run(
 ) -> Result<()> {
     let (full_tx, full_rx) = sync_channel::<Result<Piece>>(DEPTH);
     let (done_tx, done_rx) = sync_channel::<Piece>(DEPTH);
-    let (free_tx, free_rx) = sync_channel::<Zeroizing<Vec<u8>>>(DEPTH + 1);
+    let (free_tx, free_rx) = sync_channel::<SecretVec>(DEPTH + 1);
     std::thread::scope(|s| {
         s.spawn(move || read_pieces(input, in_name, piece_len, full_tx, free_rx));
         let writer = s.spawn(move || write_pieces(write, done_rx, free_tx));
@@ -129,7 +131,7 @@ fn transform_pieces(
         held = Some(next);
     }
     let mut last = held.unwrap_or(Piece {
-        buf: Zeroizing::new(Vec::new()),
+        buf: SecretVec::default(),
         len: 0,
     });
     transform(&mut last, true, &pace)?;
@@ -142,13 +144,13 @@ fn read_pieces(
     name: &str,
     piece_len: usize,
     full: SyncSender<Result<Piece>>,
-    free: Receiver<Zeroizing<Vec<u8>>>,
+    free: Receiver<SecretVec>,
 ) {
     let mut made = 0;
     loop {
         let mut buf = if made < DEPTH {
             made += 1;
-            Zeroizing::new(vec![0u8; piece_len])
+            SecretVec::zeroed(piece_len)
         } else {
             match free.recv() {
                 Ok(b) => b,
@@ -183,7 +185,7 @@ fn read_pieces(
 fn write_pieces(
     write: &mut (dyn FnMut(&[u8]) -> Result<()> + Send),
     done: Receiver<Piece>,
-    free: SyncSender<Zeroizing<Vec<u8>>>,
+    free: SyncSender<SecretVec>,
 ) -> Result<()> {
     for piece in done {
         write(&piece.buf[..piece.len])?;

@@ -44,6 +44,7 @@ pub mod seal;
 mod slice;
 pub mod suite;
 
+pub use bytes::SecretVec;
 pub use cipher::{BlockCipher, CipherKind, ModeKernels};
 pub use engine::Cipher;
 pub use error::{Error, Result};
