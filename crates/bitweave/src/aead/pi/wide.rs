@@ -435,9 +435,10 @@ const MAX_BATCH: usize = 1024;
 /// on single registers for a last odd batch: two independent dependency chains through
 /// every π (each of π's eight steps per round waits on the one before, so one chain
 /// leaves the vector ports idle between steps), without making a message of one batch
-/// wait for a second. Xeon family 6 model 207, 16 KiB, one message, TSC c/B: `avx512`
-/// π64 1.22 → 1.14, π16 1.32 → 1.15; `BITWEAVE_CPU=avx2` π64 2.47 → 2.04. Pairs alone
-/// slowed one-batch messages (π64 512 B 5.50 → 6.28) and 2-4 KiB multi-message calls.
+/// wait for a second. Xeon family 6 model 207, 16 KiB, one message, encryption, TSC c/B:
+/// `avx512` π64 1.25 → 1.16, π32 1.22 → 1.10 (π16 within the noise); `BITWEAVE_CPU=avx2`
+/// π64 2.46 → 2.06, π32 2.51 → 2.10, π16 2.61 → 2.13. Pairs alone slowed one-batch
+/// messages (π64 512 B 5.50 → 6.28) and 2-4 KiB multi-message calls.
 ///
 /// # Safety
 /// As [`blocks`].
