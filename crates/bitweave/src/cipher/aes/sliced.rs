@@ -221,11 +221,14 @@ fn key_masks(bytes: [u8; 16], fold: bool) -> [u64; 128] {
 }
 
 /// AES's round-key masks in both directions: what the `sliced` backends hold.
-#[derive(Clone, Zeroize, ZeroizeOnDrop)]
+#[derive(Clone, Zeroize)]
 pub(crate) struct AesKeys {
     enc: KeyMasks<128>,
     dec: KeyMasks<128>,
 }
+
+/// Wiped on drop by its [`KeyMasks`] themselves (a derived drop would wipe them twice).
+impl ZeroizeOnDrop for AesKeys {}
 
 impl PlaneKeys for AesKeys {
     type Cipher<'a> = AesPlanes<'a>;

@@ -231,11 +231,14 @@ fn round_key_masks(keys: &TdesKeys, decrypt: bool) -> Vec<[u64; 48]> {
 }
 
 /// DES's round-key masks in both directions: what the `sliced` backends hold.
-#[derive(Clone, Zeroize, ZeroizeOnDrop)]
+#[derive(Clone, Zeroize)]
 pub(crate) struct DesKeys {
     enc: KeyMasks<48>,
     dec: KeyMasks<48>,
 }
+
+/// Wiped on drop by its [`KeyMasks`] themselves (a derived drop would wipe them twice).
+impl ZeroizeOnDrop for DesKeys {}
 
 impl PlaneKeys for DesKeys {
     type Cipher<'a> = DesPlanes<'a>;
