@@ -184,6 +184,9 @@ fn raw_batches_match_soft_at_every_width() {
         for info in sliced_backends(kind) {
             let w = info.width;
             let mut lengths = vec![0, 1, 2, 63, 64, 65, 127, w - 1, w, w + 1, 2 * w + 63, 3 * w];
+            // A tail of exactly 256 blocks and one more (on AVX-512, short tails run on
+            // 256 lanes: `Width::tail`).
+            lengths.extend([w + 256, w + 257]);
             // More batches than one kernel call takes (64), plus a tail.
             lengths.push(65 * w + 3);
             lengths.extend((0..6).map(|_| rng.gen_range(0..=3 * w + 70)));
