@@ -128,13 +128,16 @@ fn feistel<L: Logic>(dst: &mut [L], src: &[L], k: &[u64; 48]) {
 }
 
 /// Runs the stages on L ‖ R = `st` (each stage 16 rounds with 16 round-key sets from
-/// `keys`) and returns the pre-output R ‖ L in DES order. Consecutive stages chain
-/// without FP/IP (they cancel), as in triple DES.
+/// `keys`, last to first when `backwards`) and returns the pre-output R ‖ L in DES
+/// order. Consecutive stages chain without FP/IP (they cancel), as in triple DES.
 #[inline(always)]
-fn stages<L: Logic>(st: &mut [L; 64], keys: &[[u64; 48]]) {
+fn stages<L: Logic>(st: &mut [L; 64], keys: &[[u64; 48]], backwards: bool) {
     debug_assert!(keys.len().is_multiple_of(16) && (keys.len() / 16) % 2 == 1);
+    let n = keys.len();
+    // Which way the keys run is the direction, not a secret.
+    let key = |i: usize| &keys[if backwards { n - 1 - i } else { i }];
     let (lo, hi) = st.split_at_mut(32);
-    for (s, ks) in keys.chunks_exact(16).enumerate() {
+    for s in 0..n / 16 {
         // Stage s starts with L in `a`, R in `b`; its output R16 ‖ L16 = (b, a) is the next
         // stage's L ‖ R, so the halves swap roles every stage.
         let (a, b): (&mut [L], &mut [L]) = if s % 2 == 0 {
@@ -142,21 +145,22 @@ fn stages<L: Logic>(st: &mut [L; 64], keys: &[[u64; 48]]) {
         } else {
             (&mut *hi, &mut *lo)
         };
-        for r in ks.chunks_exact(2) {
-            feistel(a, b, &r[0]);
-            feistel(b, a, &r[1]);
+        for r in (16 * s..16 * s + 16).step_by(2) {
+            feistel(a, b, key(r));
+            feistel(b, a, key(r + 1));
         }
     }
 }
 
-/// Encrypts (or decrypts, with the keys in decryption order) one batch in plane form.
+/// Encrypts one batch in plane form with the round-key masks of `keys` in execution
+/// order, or from last to first when `backwards` (decryption with encryption's masks).
 #[inline(always)]
-fn crypt_planes<L: Logic>(planes: &[L; 64], keys: &[[u64; 48]]) -> [L; 64] {
+fn crypt_planes<L: Logic>(planes: &[L; 64], keys: &[[u64; 48]], backwards: bool) -> [L; 64] {
     let mut st = [L::splat(0); 64];
     for (s, &p) in st.iter_mut().zip(IN_PLANE.iter()) {
         *s = planes[p];
     }
-    stages(&mut st, keys);
+    stages(&mut st, keys, backwards);
     // An odd number of stages leaves R16 in the high half and L16 in the low one.
     let mut out = [L::splat(0); 64];
     for (o, &q) in out.iter_mut().zip(OUT_SRC.iter()) {
@@ -170,15 +174,18 @@ fn crypt_planes<L: Logic>(planes: &[L; 64], keys: &[[u64; 48]]) -> [L; 64] {
 /// entry point an architecture model (the MX-1 SIMD matrix) uses to run the backends' own
 /// round structure and S-box circuits on its lane type.
 pub fn crypt_planes_for_key<L: Logic>(planes: &[L; 64], key: &[u8], decrypt: bool) -> [L; 64] {
-    let mut masks = round_key_masks(&TdesKeys::new(key), decrypt);
-    let out = crypt_planes(planes, &masks);
+    let mut masks = round_key_masks(&TdesKeys::new(key));
+    let out = crypt_planes(planes, &masks, decrypt);
     masks.zeroize();
     out
 }
 
-/// Round-key masks (either direction) in the shape the chain and ECB kernel
-/// ([`crate::cipher::planes`]) takes.
-pub(crate) struct DesPlanes<'a>(&'a [[u64; 48]]);
+/// Encryption's round-key masks and the direction they run in, in the shape the chain
+/// and ECB kernel ([`crate::cipher::planes`]) takes.
+pub(crate) struct DesPlanes<'a> {
+    masks: &'a [[u64; 48]],
+    backwards: bool,
+}
 
 impl PlaneCipher for DesPlanes<'_> {
     const BLOCK: usize = 8;
@@ -193,7 +200,7 @@ impl PlaneCipher for DesPlanes<'_> {
     }
     #[inline(always)]
     fn crypt<L: Lanes>(&self, p: &mut [L; 64]) {
-        *p = crypt_planes(p, self.0);
+        *p = crypt_planes(p, self.masks, self.backwards);
     }
     #[inline(always)]
     fn store<L: Lanes>(p: &[L; 64], dst: &mut [u8]) {
@@ -207,11 +214,11 @@ impl PlaneCipher for DesPlanes<'_> {
 
 // ---- 3. Backend glue -------------------------------------------------------------------
 
-/// Round-key masks for one direction: 16 sets of 48 masks per stage, in execution order.
-/// Decryption's are encryption's in reverse order (EDE's stages run backwards with their
-/// directions swapped, each stage's rounds reversed): [`DesSliced::new`] copies them
-/// rather than computing them again.
-fn round_key_masks(keys: &TdesKeys, decrypt: bool) -> Vec<[u64; 48]> {
+/// Encryption's round-key masks: 16 sets of 48 masks per stage, in execution order.
+/// Decryption's are the same sets in reverse order (EDE's stages run backwards with their
+/// directions swapped, each stage's rounds reversed), so decryption reads these from the
+/// last: a second copy was a third of a new 3DES key's set-up (with its wipe).
+fn round_key_masks(keys: &TdesKeys) -> Vec<[u64; 48]> {
     let mut out = Vec::with_capacity(16 * keys.stages.len());
     for (s, stage) in keys.stages.iter().enumerate() {
         // EDE: the middle stage decrypts, its rounds in reverse.
@@ -224,18 +231,13 @@ fn round_key_masks(keys: &TdesKeys, decrypt: bool) -> Vec<[u64; 48]> {
             }));
         }
     }
-    if decrypt {
-        out.reverse();
-    }
     out
 }
 
-/// DES's round-key masks in both directions: what the `sliced` backends hold.
+/// DES's round-key masks (encryption's; decryption reads them backwards): what the
+/// `sliced` backends hold.
 #[derive(Clone, Zeroize)]
-pub(crate) struct DesKeys {
-    enc: KeyMasks<48>,
-    dec: KeyMasks<48>,
-}
+pub(crate) struct DesKeys(KeyMasks<48>);
 
 /// Wiped on drop by its [`KeyMasks`] themselves (a derived drop would wipe them twice).
 impl ZeroizeOnDrop for DesKeys {}
@@ -243,7 +245,10 @@ impl ZeroizeOnDrop for DesKeys {}
 impl PlaneKeys for DesKeys {
     type Cipher<'a> = DesPlanes<'a>;
     fn cipher(&self, decrypt: bool) -> DesPlanes<'_> {
-        DesPlanes(if decrypt { &self.dec } else { &self.enc })
+        DesPlanes {
+            masks: &self.0,
+            backwards: decrypt,
+        }
     }
 }
 
@@ -257,12 +262,8 @@ impl DesSliced {
         if !width.available() {
             return None;
         }
-        let keys = TdesKeys::new(key);
-        let enc = round_key_masks(&keys, false);
-        let dec = KeyMasks::new(enc.iter().rev().copied().collect());
-        let enc = KeyMasks::new(enc);
-        let keys = DesKeys { enc, dec };
-        Some(Sliced::with_keys(keys, width))
+        let masks = KeyMasks::new(round_key_masks(&TdesKeys::new(key)));
+        Some(Sliced::with_keys(DesKeys(masks), width))
     }
 }
 
