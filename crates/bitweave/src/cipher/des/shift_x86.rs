@@ -11,9 +11,11 @@
 //!
 //! The two forms differ in how a looked-up bit reaches its P position, which is what a
 //! round's instruction count hangs on. `shift256` shifts the bit to the sign with
-//! `vpsllvq` and selects the P mask with `vblendvpd` (one instruction on AMD, three
-//! micro-ops on Intel's recent cores, where the eight selects were half of a round's
-//! work). `rotate256` rotates a pre-rotated table so the bit lands on its P position
+//! `vpsllvq` and selects the P mask with `vblendvpd` on AMD (one micro-op there) and with a
+//! compare and an AND on Intel (where `vblendvpd` is three micro-ops and the eight selects
+//! were half of a round's work: Xeon family 6 model 207 under `BITWEAVE_CPU=avx2`,
+//! 3DES-CBC 127-128 → 122-126 TSC c/B, 3DES ECB at 64 B, two blocks in step, 92-94 →
+//! 81-83). `rotate256` rotates a pre-rotated table so the bit lands on its P position
 //! directly (see [`LanesRotate`]).
 #![allow(unsafe_code)]
 
@@ -80,7 +82,8 @@ fn windows(first: usize) -> __m256i {
 // ---- shift256: AVX2 ------------------------------------------------------------------
 
 /// The round's constants in lanes: truth tables and P masks per output bit, per group.
-struct Lanes {
+/// `BLEND`: how a looked-up bit selects its P mask ([`pick`]).
+struct Lanes<const BLEND: bool> {
     truth_a: [__m256i; 4],
     truth_b: [__m256i; 4],
     place_a: [__m256i; 4],
@@ -90,7 +93,7 @@ struct Lanes {
     six: __m256i,
 }
 
-impl Lanes {
+impl<const BLEND: bool> Lanes<BLEND> {
     #[inline(always)]
     fn new() -> Self {
         Lanes {
@@ -127,14 +130,23 @@ fn select(place: __m256i, sign: __m256i) -> __m256i {
     out
 }
 
-/// One output bit of a group: `place` if bit x of `truth` is set (`x63` = 63 - x).
+/// One output bit of a group: `place` if bit x of `truth` is set (`x63` = 63 - x). The
+/// bit goes to the sign, which selects `place`: with `BLEND` through [`select`] (one
+/// micro-op on AMD), else through a compare and an AND (on Intel's recent cores
+/// `vblendvpd` is three micro-ops, and its select needs a zeroed register each time:
+/// eight of each a round).
 #[target_feature(enable = "avx2")]
 #[inline]
-fn pick(truth: __m256i, x63: __m256i, place: __m256i) -> __m256i {
-    select(place, _mm256_sllv_epi64(truth, x63))
+fn pick<const BLEND: bool>(truth: __m256i, x63: __m256i, place: __m256i) -> __m256i {
+    let sign = _mm256_sllv_epi64(truth, x63);
+    if BLEND {
+        select(place, sign)
+    } else {
+        _mm256_and_si256(_mm256_cmpgt_epi64(_mm256_setzero_si256(), sign), place)
+    }
 }
 
-impl RoundFunction for Lanes {
+impl<const BLEND: bool> RoundFunction for Lanes<BLEND> {
     type Out = __m256i;
 
     #[inline(always)]
@@ -156,25 +168,25 @@ impl RoundFunction for Lanes {
 
 #[target_feature(enable = "avx2")]
 #[inline]
-fn f_avx2(ra: __m256i, rb: __m256i, c: &Lanes) -> __m256i {
+fn f_avx2<const BLEND: bool>(ra: __m256i, rb: __m256i, c: &Lanes<BLEND>) -> __m256i {
     // 63 - x per lane (the stored key chunks are complemented).
     let xa = _mm256_and_si256(_mm256_srlv_epi64(ra, c.window_a), c.six);
     let xb = _mm256_and_si256(_mm256_srlv_epi64(rb, c.window_b), c.six);
     let a01 = _mm256_or_si256(
-        pick(c.truth_a[0], xa, c.place_a[0]),
-        pick(c.truth_a[1], xa, c.place_a[1]),
+        pick::<BLEND>(c.truth_a[0], xa, c.place_a[0]),
+        pick::<BLEND>(c.truth_a[1], xa, c.place_a[1]),
     );
     let a23 = _mm256_or_si256(
-        pick(c.truth_a[2], xa, c.place_a[2]),
-        pick(c.truth_a[3], xa, c.place_a[3]),
+        pick::<BLEND>(c.truth_a[2], xa, c.place_a[2]),
+        pick::<BLEND>(c.truth_a[3], xa, c.place_a[3]),
     );
     let b01 = _mm256_or_si256(
-        pick(c.truth_b[0], xb, c.place_b[0]),
-        pick(c.truth_b[1], xb, c.place_b[1]),
+        pick::<BLEND>(c.truth_b[0], xb, c.place_b[0]),
+        pick::<BLEND>(c.truth_b[1], xb, c.place_b[1]),
     );
     let b23 = _mm256_or_si256(
-        pick(c.truth_b[2], xb, c.place_b[2]),
-        pick(c.truth_b[3], xb, c.place_b[3]),
+        pick::<BLEND>(c.truth_b[2], xb, c.place_b[2]),
+        pick::<BLEND>(c.truth_b[3], xb, c.place_b[3]),
     );
     let o = _mm256_or_si256(_mm256_or_si256(a01, a23), _mm256_or_si256(b01, b23));
     or_lanes(o)
@@ -645,8 +657,15 @@ unsafe fn chain<F: RoundFunction>(
 /// The CPU must have AVX2.
 #[target_feature(enable = "avx2")]
 pub(crate) unsafe fn rounds_avx2(l: u64, r: u64, keys: &[[u64; 8]]) -> (u64, u64) {
+    let (l, r) = ([broadcast(l)], [broadcast(r)]);
     // SAFETY: AVX2, this function's contract, is all `Lanes` needs.
-    let ([l], [r]) = unsafe { rounds([broadcast(l)], [broadcast(r)], keys, &Lanes::new()) };
+    let ([l], [r]) = unsafe {
+        if crate::cpu::is_intel() {
+            rounds(l, r, keys, &Lanes::<false>::new())
+        } else {
+            rounds(l, r, keys, &Lanes::<true>::new())
+        }
+    };
     (lane0(l), lane0(r))
 }
 
@@ -658,11 +677,20 @@ pub(crate) unsafe fn rounds_avx2(l: u64, r: u64, keys: &[[u64; 8]]) -> (u64, u64
 /// The CPU must have AVX2.
 #[target_feature(enable = "avx2")]
 pub(crate) unsafe fn crypt_avx2(blocks: &mut [u8], keys: &[[u64; 8]]) {
-    let c = Lanes::new();
-    // SAFETY: AVX2, this function's contract, is all `Lanes` needs.
-    unsafe {
-        let rest = crypt_in_step::<2, _>(blocks, keys, &c);
-        crypt_in_step::<1, _>(rest, keys, &c);
+    /// Two in step, then one.
+    #[target_feature(enable = "avx2")]
+    fn in_step<const BLEND: bool>(blocks: &mut [u8], keys: &[[u64; 8]]) {
+        let c = Lanes::<BLEND>::new();
+        // SAFETY: AVX2, enabled here, is all `Lanes` needs.
+        unsafe {
+            let rest = crypt_in_step::<2, _>(blocks, keys, &c);
+            crypt_in_step::<1, _>(rest, keys, &c);
+        }
+    }
+    if crate::cpu::is_intel() {
+        in_step::<false>(blocks, keys)
+    } else {
+        in_step::<true>(blocks, keys)
     }
 }
 
@@ -678,7 +706,13 @@ pub(crate) unsafe fn chain_avx2(
     keys: &[[u64; 8]],
 ) {
     // SAFETY: AVX2, this function's contract, is all `Lanes` needs.
-    unsafe { chain(feedback, state, data, keys, &Lanes::new()) }
+    unsafe {
+        if crate::cpu::is_intel() {
+            chain(feedback, state, data, keys, &Lanes::<false>::new())
+        } else {
+            chain(feedback, state, data, keys, &Lanes::<true>::new())
+        }
+    }
 }
 
 /// Whether every round key word is in [`fold_key`]'s one-copy form.
@@ -748,6 +782,39 @@ mod tests {
     use super::super::shift::f64;
     use super::super::shift_layout::{fold_key, spread, KEY_ORDER};
     use super::*;
+
+    /// `shift256`'s two selects (the blend AMD gets, the compare and AND Intel gets) give
+    /// the same rounds on random halves and keys: the backend tests run only the one
+    /// this CPU's vendor gets.
+    #[test]
+    fn both_selects_give_the_same_rounds() {
+        if !crate::cpu::has(crate::cpu::Feature::Avx2) {
+            eprintln!("skipped: shift256's two selects (this CPU lacks AVX2)");
+            return;
+        }
+        #[target_feature(enable = "avx2")]
+        fn run<const BLEND: bool>(l: u64, r: u64, keys: &[[u64; 8]]) -> (u64, u64) {
+            let c = Lanes::<BLEND>::new();
+            // SAFETY: AVX2, enabled here, is all `Lanes` needs.
+            let ([l], [r]) = unsafe { rounds([broadcast(l)], [broadcast(r)], keys, &c) };
+            (lane0(l), lane0(r))
+        }
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for _ in 0..200 {
+            let (l, r) = (next(), next());
+            let keys: Vec<[u64; 8]> = (0..48).map(|_| core::array::from_fn(|_| next())).collect();
+            // SAFETY: the CPU has AVX2 (checked above).
+            let (blend, compare) = unsafe { (run::<true>(l, r, &keys), run::<false>(l, r, &keys)) };
+            assert_eq!(blend, compare, "halves {l:#x} {r:#x}");
+        }
+        eprintln!("ran: shift256's blend and compare selects");
+    }
 
     /// `rotate256`'s round on [`ROTATE`], lane by lane in scalar code (what `vprorvd`,
     /// `vprolvq`, the selects and the AND do), against the portable f on random halves
