@@ -257,9 +257,10 @@ fn slab_decrypt<B: BlockCipher>(backend: &B, cfb: bool, prev: &mut [u8], data: &
 /// Round-key masks, one `u64` of all ones or all zeros per key bit and round, wiped at
 /// memset speed when they drop. `zeroize` on a `Vec` clears its elements word by word
 /// and then its whole allocation a byte at a time, with volatile stores: for 3DES's
-/// 36 KiB of masks (both directions) that was 12 µs of every new key, a 1 KiB one-shot
-/// 3DES-ECB call with a new key taking 16 µs against 4 with a kept one (Xeon family 6
-/// model 207). Built at their exact length, so there is no spare capacity to clear.
+/// 36 KiB of masks (then both directions; DES keeps one since) that was 12 µs of every new
+/// key, a 1 KiB one-shot 3DES-ECB call with a new key taking 16 µs against 4 with a kept
+/// one (Xeon family 6 model 207). Built at their exact length, so there is no spare
+/// capacity to clear.
 #[derive(Clone)]
 pub(crate) struct KeyMasks<const N: usize>(Vec<[u64; N]>);
 
