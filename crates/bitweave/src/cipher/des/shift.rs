@@ -69,7 +69,16 @@ impl Drop for Rounds {
 impl ZeroizeOnDrop for Rounds {}
 
 impl Rounds {
-    fn new(keys: &TdesKeys, decrypt: bool, level: Level) -> Self {
+    /// Decryption's rounds: encryption's in reverse order (EDE's stages run backwards with
+    /// their directions swapped), copied rather than folded again from the schedules.
+    fn reversed(&self) -> Self {
+        Rounds {
+            keys: self.keys.iter().rev().copied().collect(),
+        }
+    }
+
+    /// Encryption's rounds from the key schedules.
+    fn new(keys: &TdesKeys, level: Level) -> Self {
         let mut list: Vec<u64> = Vec::with_capacity(48);
         for (i, stage) in keys.stages.iter().enumerate() {
             // EDE: the middle stage decrypts, so it runs its keys backwards.
@@ -78,9 +87,6 @@ impl Rounds {
             } else {
                 list.extend(stage.round_keys.iter());
             }
-        }
-        if decrypt {
-            list.reverse();
         }
         let keys = list
             .iter()
@@ -222,10 +228,10 @@ impl DesShift {
         if !level.available() {
             return None;
         }
-        let keys = TdesKeys::new(key);
+        let enc = Rounds::new(&TdesKeys::new(key), level);
         Some(DesShift {
-            enc: Rounds::new(&keys, false, level),
-            dec: Rounds::new(&keys, true, level),
+            dec: enc.reversed(),
+            enc,
             level,
         })
     }
