@@ -225,6 +225,14 @@ impl TdesKeys {
         keys.zeroize();
         TdesKeys { stages }
     }
+
+    /// Every round key in the order encryption runs them: EDE's middle stage decrypts, so
+    /// its keys run backwards. Decryption runs the same list from the last.
+    pub fn encryption_order(&self) -> impl Iterator<Item = u64> + '_ {
+        self.stages.iter().enumerate().flat_map(|(s, stage)| {
+            (0..16).map(move |r| stage.round_keys[if s % 2 == 1 { 15 - r } else { r }])
+        })
+    }
 }
 
 #[cfg(test)]

@@ -77,32 +77,21 @@ impl Rounds {
         }
     }
 
-    /// Encryption's rounds from the key schedules.
-    fn new(keys: &TdesKeys, level: Level) -> Self {
-        let mut list: Vec<u64> = Vec::with_capacity(48);
-        for (i, stage) in keys.stages.iter().enumerate() {
-            // EDE: the middle stage decrypts, so it runs its keys backwards.
-            if i % 2 == 1 {
-                list.extend(stage.round_keys.iter().rev());
-            } else {
-                list.extend(stage.round_keys.iter());
-            }
-        }
-        let keys = list
-            .iter()
-            .map(|&k| {
-                std::array::from_fn(|i| {
-                    let s = KEY_ORDER[i];
-                    let chunk = (((k >> (42 - 6 * s)) & 63) ^ 63) << WINDOW[s];
-                    match level {
-                        #[cfg(target_arch = "x86_64")]
-                        Level::Avx512 => super::shift_layout::fold_key(chunk),
-                        _ => chunk,
-                    }
-                })
+    /// Encryption's rounds from the key schedules (built at their exact length, so the
+    /// wipe covers the whole allocation).
+    fn new(schedules: &TdesKeys, level: Level) -> Self {
+        let mut keys = Vec::with_capacity(16 * schedules.stages.len());
+        keys.extend(schedules.encryption_order().map(|k| {
+            std::array::from_fn(|i| {
+                let s = KEY_ORDER[i];
+                let chunk = (((k >> (42 - 6 * s)) & 63) ^ 63) << WINDOW[s];
+                match level {
+                    #[cfg(target_arch = "x86_64")]
+                    Level::Avx512 => super::shift_layout::fold_key(chunk),
+                    _ => chunk,
+                }
             })
-            .collect();
-        list.zeroize();
+        }));
         Rounds { keys }
     }
 }

@@ -220,17 +220,11 @@ impl PlaneCipher for DesPlanes<'_> {
 /// last: a second copy was a third of a new 3DES key's set-up (with its wipe).
 fn round_key_masks(keys: &TdesKeys) -> Vec<[u64; 48]> {
     let mut out = Vec::with_capacity(16 * keys.stages.len());
-    for (s, stage) in keys.stages.iter().enumerate() {
-        // EDE: the middle stage decrypts, its rounds in reverse.
-        let reversed = s % 2 == 1;
-        for r in 0..16 {
-            let rk = stage.round_keys[if reversed { 15 - r } else { r }];
-            // Bit 1 of a round key is bit 47 of the u64; mask = 0 - bit (no branch).
-            out.push(core::array::from_fn(|i| {
-                0u64.wrapping_sub((rk >> (47 - i)) & 1)
-            }));
-        }
-    }
+    // Bit 1 of a round key is bit 47 of the u64; mask = 0 - bit (no branch).
+    out.extend(
+        keys.encryption_order()
+            .map(|rk| core::array::from_fn(|i| 0u64.wrapping_sub((rk >> (47 - i)) & 1))),
+    );
     out
 }
 
