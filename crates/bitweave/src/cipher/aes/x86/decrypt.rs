@@ -68,6 +68,111 @@ pub(super) unsafe fn stream_decrypt_vaes512<const CFB: bool>(
     }
 }
 
+/// Single-stream CBC or full-block CFB decryption on VAES-512, Intel's kernel at every
+/// size: groups of eight zmm registers as [`stream_decrypt_vaes512`]'s, then a tail in
+/// just the registers it needs, the last one partial through masked loads and stores
+/// (a whole number of blocks; CFB's partial last block, if any, goes through the
+/// generic path). As for counter mode (`ctr::ctr_vaes512_registers`), the 512-bit AES
+/// instructions issue on one port and the registers' other operations on another, where
+/// VAES-256's AES ports shared theirs.
+#[target_feature(enable = "aes,sse2,avx2,avx512f,avx512bw,vaes")]
+pub(super) unsafe fn stream_decrypt_vaes512_registers<const CFB: bool>(
+    aes: &AesX86,
+    prev: &mut [u8],
+    data: &mut [u8],
+) {
+    let (rounds, keys) = (aes.rounds, (if CFB { &aes.enc } else { aes.dec() }).v128());
+    let blocks_end = data.len() / 16 * 16;
+    let (whole, partial) = data.split_at_mut(blocks_end);
+    // SAFETY: `prev` is one 16-byte block (the caller checked), and so is `whole`'s last
+    // block when there is one.
+    let (mut last, next_prev) = unsafe {
+        let before = _mm_loadu_si128(prev.as_ptr().cast());
+        let after = match whole.len() {
+            0 => before,
+            n => _mm_loadu_si128(whole[n - 16..].as_ptr().cast()),
+        };
+        (_mm512_broadcast_i32x4(before), after)
+    };
+    let len = whole.len();
+    let mut groups = whole.chunks_exact_mut(512);
+    for (n, g) in (&mut groups).enumerate() {
+        prefetch_ahead::<8>(g.as_ptr(), len - 512 * n);
+        // SAFETY: eight registers cover the 512-byte group.
+        unsafe { decrypt_registers_vaes512::<CFB, 8>(keys, rounds, &mut last, g) };
+    }
+    let tail = groups.into_remainder();
+    // SAFETY: each arm's registers cover the tail (at most 64 bytes each).
+    unsafe {
+        match tail.len().div_ceil(64) {
+            0 => {}
+            1 => decrypt_registers_vaes512::<CFB, 1>(keys, rounds, &mut last, tail),
+            2 => decrypt_registers_vaes512::<CFB, 2>(keys, rounds, &mut last, tail),
+            3 => decrypt_registers_vaes512::<CFB, 3>(keys, rounds, &mut last, tail),
+            4 => decrypt_registers_vaes512::<CFB, 4>(keys, rounds, &mut last, tail),
+            5 => decrypt_registers_vaes512::<CFB, 5>(keys, rounds, &mut last, tail),
+            6 => decrypt_registers_vaes512::<CFB, 6>(keys, rounds, &mut last, tail),
+            7 => decrypt_registers_vaes512::<CFB, 7>(keys, rounds, &mut last, tail),
+            _ => decrypt_registers_vaes512::<CFB, 8>(keys, rounds, &mut last, tail),
+        }
+    }
+    // SAFETY: `prev` is one 16-byte block.
+    unsafe { _mm_storeu_si128(prev.as_mut_ptr().cast(), next_prev) };
+    if CFB && !partial.is_empty() {
+        crate::cipher::cfb_decrypt_by_slabs(aes, prev, partial);
+    }
+}
+
+/// Decrypts the whole blocks of `g` (at most R registers of four; the last register may
+/// hold fewer, masked) in place, as [`stream_decrypt_vaes512`]'s groups do; `last` holds
+/// the ciphertext block before them in its top lane, and the last register afterwards.
+#[target_feature(enable = "aes,avx512f,avx512bw,vaes")]
+#[inline]
+unsafe fn decrypt_registers_vaes512<const CFB: bool, const R: usize>(
+    keys: &[__m128i; 15],
+    rounds: usize,
+    last: &mut __m512i,
+    g: &mut [u8],
+) {
+    assert!(g.len() <= 64 * R && g.len().is_multiple_of(16));
+    let (p, blocks) = (g.as_mut_ptr(), g.len() / 16);
+    // The qwords of register i's blocks in `g`.
+    let mask = |i: usize| ((1u32 << (2 * blocks.saturating_sub(4 * i).min(4))) - 1) as __mmask8;
+    // SAFETY: each masked access touches register i's blocks within `g` only.
+    unsafe {
+        let c: [__m512i; R] =
+            core::array::from_fn(|i| _mm512_maskz_loadu_epi64(mask(i), p.add(64 * i).cast()));
+        // behind[i] = [C_{4i-1}, C_{4i}, C_{4i+1}, C_{4i+2}]
+        let behind: [__m512i; R] = core::array::from_fn(|i| {
+            _mm512_alignr_epi64(c[i], if i == 0 { *last } else { c[i - 1] }, 6)
+        });
+        let (input, fold) = if CFB { (behind, c) } else { (c, behind) };
+        let k0 = _mm512_broadcast_i32x4(keys[0]);
+        let mut x: [__m512i; R] = input.map(|v| _mm512_xor_si512(v, k0));
+        for kr in &keys[1..rounds] {
+            let kr = _mm512_broadcast_i32x4(*kr);
+            x = x.map(|v| {
+                if CFB {
+                    _mm512_aesenc_epi128(v, kr)
+                } else {
+                    _mm512_aesdec_epi128(v, kr)
+                }
+            });
+        }
+        let kl = _mm512_broadcast_i32x4(keys[rounds]);
+        for i in 0..R {
+            let kf = _mm512_xor_si512(kl, fold[i]);
+            let out = if CFB {
+                _mm512_aesenclast_epi128(x[i], kf)
+            } else {
+                _mm512_aesdeclast_epi128(x[i], kf)
+            };
+            _mm512_mask_storeu_epi64(p.add(64 * i).cast(), mask(i), out);
+        }
+        *last = c[R - 1];
+    }
+}
+
 /// Single-stream CBC or full-block CFB decryption on VAES-256, as
 /// [`stream_decrypt_vaes512`] with 16 blocks per group: each register's previous blocks
 /// are its neighbour's high lane and its own low lane (`vperm2i128`). A tail under one
@@ -410,4 +515,77 @@ pub(super) unsafe fn decrypt_rows_vaes512<const CFB: bool>(
 /// shape [`decrypt_rows_vaes512`] takes.
 pub(super) fn whole_rows_of_registers(prev: &[u8], data: &[u8]) -> bool {
     !data.is_empty() && data.len().is_multiple_of(prev.len()) && data.len().is_multiple_of(64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::Level;
+    use super::*;
+
+    /// Both VAES-512 single-stream decryption kernels (each vendor runs only one: Intel
+    /// `stream_decrypt_vaes512_registers`, AMD `stream_decrypt_vaes512` from 4 KiB) give
+    /// AES-NI's plaintext and next chaining block, CBC and CFB, for lengths through three
+    /// groups (partial registers, and CFB's partial last block) and one long message.
+    #[test]
+    fn vaes512_stream_decryption_matches_aesni() {
+        if !Level::Vaes512.available() {
+            eprintln!(
+                "SKIPPED: no VAES-512 on this CPU; stream_decrypt_vaes512 and \
+                 stream_decrypt_vaes512_registers did not run"
+            );
+            return;
+        }
+        type Kernel = unsafe fn(&AesX86, &mut [u8], &mut [u8]);
+        let kernels: [(&str, Kernel, Kernel); 2] = [
+            (
+                "stream_decrypt_vaes512",
+                stream_decrypt_vaes512::<false>,
+                stream_decrypt_vaes512::<true>,
+            ),
+            (
+                "stream_decrypt_vaes512_registers",
+                stream_decrypt_vaes512_registers::<false>,
+                stream_decrypt_vaes512_registers::<true>,
+            ),
+        ];
+        let lens = (0..=1600usize)
+            .step_by(16)
+            .chain([5, 250, 1031, 16384 + 16]);
+        for key_len in [16, 24, 32] {
+            let key: Vec<u8> = (0..key_len as u8)
+                .map(|b| b.wrapping_mul(53) ^ 0x3c)
+                .collect();
+            let aes = AesX86::new_shared(&key, Level::Vaes512).expect("VAES-512");
+            for len in lens.clone() {
+                let data: Vec<u8> = (0..len).map(|i| (i * 13 + 7) as u8).collect();
+                let iv: Vec<u8> = (0..16u8).map(|b| b ^ 0x9e).collect();
+                for cfb in [false, true] {
+                    if !cfb && !len.is_multiple_of(16) {
+                        continue;
+                    }
+                    let (mut want, mut want_prev) = (data.clone(), iv.clone());
+                    // SAFETY: AES-NI is present (VAES-512 implies it).
+                    unsafe {
+                        if cfb {
+                            stream_decrypt_aesni::<true>(&aes, &mut want_prev, &mut want)
+                        } else {
+                            stream_decrypt_aesni::<false>(&aes, &mut want_prev, &mut want)
+                        }
+                    };
+                    for (name, cbc_kernel, cfb_kernel) in kernels {
+                        let (mut got, mut prev) = (data.clone(), iv.clone());
+                        let kernel = if cfb { cfb_kernel } else { cbc_kernel };
+                        // SAFETY: VAES-512 is present (checked above).
+                        unsafe { kernel(&aes, &mut prev, &mut got) };
+                        assert!(
+                            got == want && prev == want_prev,
+                            "aes-{} {} decryption, vaes512 ({name}): {len} bytes",
+                            8 * key_len,
+                            if cfb { "cfb" } else { "cbc" },
+                        );
+                    }
+                }
+            }
+        }
+    }
 }

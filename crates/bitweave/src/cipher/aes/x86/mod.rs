@@ -40,10 +40,10 @@ use chains::{
     cfb1_encrypt_aesni, cfb8_encrypt_aesni, chains_aesni, chains_vaes256, chains_vaes512,
     single_chain,
 };
-use ctr::{ctr_aesni, ctr_vaes256, ctr_vaes512};
+use ctr::{ctr_aesni, ctr_vaes256, ctr_vaes512, ctr_vaes512_registers};
 use decrypt::{
     decrypt_rows_vaes512, stream_decrypt_aesni, stream_decrypt_vaes256, stream_decrypt_vaes512,
-    whole_rows_of_registers,
+    stream_decrypt_vaes512_registers, whole_rows_of_registers,
 };
 
 /// Which instruction set a keyed [`AesX86`] runs on.
@@ -222,10 +222,12 @@ pub struct AesX86 {
     /// and CTR run VAES-512's kernels ([`vaes512_stream_from`]).
     #[zeroize(skip)]
     vaes512_from: Handoff,
-    /// On AES-NI, whether counter mode builds its counter blocks in the vector registers
-    /// (Intel) or in the integer registers (others): see `ctr::ctr_aesni`.
+    /// Whether the CPU is Intel's, where counter mode takes other kernels: on AES-NI its
+    /// counter blocks are built in the vector registers rather than the integer ones (see
+    /// `ctr::ctr_aesni`), and on VAES-512 each register's blocks directly at every size
+    /// (`ctr::ctr_vaes512_registers`).
     #[zeroize(skip)]
-    ctr_octets: bool,
+    intel: bool,
 }
 
 /// Call sizes from which a VAES-512 backend leaves VAES-256's kernels.
@@ -259,7 +261,7 @@ impl AesX86 {
             addr_of_mut!((*this).rounds).write(rounds);
             addr_of_mut!((*this).level).write(level);
             addr_of_mut!((*this).vaes512_from).write(vaes512_stream_from());
-            addr_of_mut!((*this).ctr_octets).write(crate::cpu::is_intel());
+            addr_of_mut!((*this).intel).write(crate::cpu::is_intel());
             Some(aes.assume_init())
         }
     }
@@ -375,10 +377,10 @@ const VAES512_MIN_BATCH: usize = 4096;
 ///   ports; AES-128, TSC c/B best of 400, three runs): 4 KiB 0.121/0.127, 8 KiB
 ///   0.118/0.120, 16 KiB 0.117/0.116, 64 KiB 0.116/0.113 (AES-256 16 KiB 0.161/0.159): from
 ///   16 KiB.
-/// - Intel (a Sapphire Rapids-class Xeon, 2026-11-27): CTR 512 B 0.184/0.184, 1 KiB
-///   0.148/0.144, 2 KiB 0.136/0.124, 4 KiB 0.128/0.113; CBC decryption 512 B 0.129/0.130,
-///   1 KiB 0.118/0.109, 2 KiB 0.116/0.101: from 1 KiB. (Not measured again after the CTR
-///   change above: no Intel machine since.)
+/// - Intel (a Sapphire Rapids-class Xeon, 2026-11-27): CBC decryption 512 B
+///   0.129/0.130, 1 KiB 0.118/0.109, 2 KiB 0.116/0.101: from 1 KiB. CTR does not hand
+///   off there: every call runs `ctr::ctr_vaes512_registers` (2026-11-30), so `ctr` is
+///   unused.
 ///
 /// Other vendors take AMD's figures. (ECB stays at [`VAES512_MIN_BATCH`] on both: on the
 /// Intel machine the two ran equal from 1 KiB and VAES-512 10 % slower at 512 B.)
@@ -386,7 +388,7 @@ fn vaes512_stream_from() -> Handoff {
     if crate::cpu::is_intel() {
         Handoff {
             decrypt: 1024,
-            ctr: 1024,
+            ctr: usize::MAX,
         }
     } else {
         Handoff {
@@ -556,6 +558,10 @@ impl ModeKernels for AesX86 {
             // The size hand-offs are made here, not inside the kernels, so a small call
             // reaches its kernel in one call.
             // SAFETY: as above (VAES-512 implies VAES-256's features).
+            Level::Vaes512 if prev.len() == 16 && self.intel && data.len() >= 128 => unsafe {
+                stream_decrypt_vaes512_registers::<false>(self, prev, data)
+            },
+            // SAFETY: as above.
             Level::Vaes512 if prev.len() == 16 && data.len() < self.vaes512_from.decrypt => unsafe {
                 stream_decrypt_vaes256::<false>(self, prev, data)
             },
@@ -585,6 +591,10 @@ impl ModeKernels for AesX86 {
             // The size hand-offs are made here, not inside the kernels, so a small call
             // reaches its kernel in one call.
             // SAFETY: as above (VAES-512 implies VAES-256's features).
+            Level::Vaes512 if prev.len() == 16 && self.intel && data.len() >= 128 => unsafe {
+                stream_decrypt_vaes512_registers::<true>(self, prev, data)
+            },
+            // SAFETY: as above.
             Level::Vaes512 if prev.len() == 16 && data.len() < self.vaes512_from.decrypt => unsafe {
                 stream_decrypt_vaes256::<true>(self, prev, data)
             },
@@ -611,6 +621,9 @@ impl ModeKernels for AesX86 {
     fn ctr_keystream_xor(&self, counter: &mut [u8], data: &mut [u8]) {
         match self.level {
             // SAFETY: an AesX86 at Vaes512 exists only where its features were detected.
+            // SAFETY: as above.
+            Level::Vaes512 if self.intel => unsafe { ctr_vaes512_registers(self, counter, data) },
+            // SAFETY: as above.
             Level::Vaes512 if data.len() >= self.vaes512_from.ctr => unsafe {
                 ctr_vaes512(self, counter, data)
             },
