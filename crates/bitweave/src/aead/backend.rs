@@ -121,6 +121,7 @@ impl PiBackend {
         match (self, word_bits) {
             (PiBackend::Reference, _) => 1,
             (PiBackend::Portable, _) => 1,
+            (PiBackend::Avx512, w @ (32 | 64)) => 512 / w,
             (PiBackend::Avx2 | PiBackend::Avx512, w) => 256 / w,
             (PiBackend::Neon, w) => 128 / w,
         }
@@ -195,10 +196,15 @@ pub(super) fn run_fast(
     jobs: &[Job<'_>],
     outs: &mut [Out<'_>],
 ) {
-    match v.word_bits() {
-        16 => run_word::<u16, { LANE_BITS / 16 }>(b, blocks_for(b), decrypt, jobs, outs),
-        32 => run_word::<u32, { LANE_BITS / 32 }>(b, blocks_for(b), decrypt, jobs, outs),
-        _ => run_word::<u64, { LANE_BITS / 64 }>(b, blocks_for(b), decrypt, jobs, outs),
+    // The AVX-512 backend's lane kernel takes π64 and π32 on register pairs (twice the
+    // lanes, two chains through π: see `pi::avx2::pi_lanes`).
+    let pairs = b == PiBackend::Avx512;
+    match (v.word_bits(), pairs) {
+        (16, _) => run_word::<u16, { LANE_BITS / 16 }>(b, blocks_for(b), decrypt, jobs, outs),
+        (32, false) => run_word::<u32, { LANE_BITS / 32 }>(b, blocks_for(b), decrypt, jobs, outs),
+        (32, true) => run_word::<u32, { LANE_BITS / 16 }>(b, blocks_for(b), decrypt, jobs, outs),
+        (_, false) => run_word::<u64, { LANE_BITS / 64 }>(b, blocks_for(b), decrypt, jobs, outs),
+        (_, true) => run_word::<u64, { LANE_BITS / 32 }>(b, blocks_for(b), decrypt, jobs, outs),
     }
 }
 
@@ -239,13 +245,19 @@ fn blocks_for<W: pi::wide::Offsets>(b: PiBackend) -> WholeSteps<W> {
 }
 
 /// Lanes per kernel call: `L2` for AVX2, AVX-512 and NEON (one lane-kernel register per
-/// word, [`LANE_BITS`]); the
-/// portable backend runs one state at a time (see [`steps_portable`]). A zmm lane kernel
-/// (twice the lanes) was built and measured for AVX-512 and dropped: on Zen 4, 64-byte
-/// messages, it was no faster than the ymm one with 4-16 messages per call (π16 16
-/// messages 189-193 MB/s against 184-197; π32 8 messages 157-160 against 171-173) and
+/// word, [`LANE_BITS`], or on AVX-512 for π64 and π32 a register pair); the portable
+/// backend runs one state at a time (see [`steps_portable`]). A zmm lane kernel (twice
+/// the lanes in one chain) was built and measured for AVX-512 and dropped: on Zen 4,
+/// 64-byte messages, it was no faster than the ymm one with 4-16 messages per call (π16
+/// 16 messages 189-193 MB/s against 184-197; π32 8 messages 157-160 against 171-173) and
 /// slower for a single message (its wider batches leave more steps on the scalar π).
-/// `blocks` are the backend's whole-step kernels ([`blocks_for`]).
+/// The ymm pair compiled with AVX-512VL (two chains, 32 registers) did pay on Intel
+/// (Xeon family 6 model 207, 2026-11-30, TSC c/B, 64-byte messages, before → now): π64
+/// 16 messages 18.7 → 14.4, 8 messages 20.3 → 15.1, π32 16 messages 14.0 → 11.1; π16
+/// (one register, now the VL form) 16 messages 12.4 → 11.6, 4 messages 21.5 → 19.3. On
+/// AVX2 the pair spilled to 16 registers and lost at 4-8 messages (π32 4 messages 20.1
+/// against 25.3), so AVX2 keeps one register. `blocks` are the backend's whole-step
+/// kernels ([`blocks_for`]).
 #[cfg_attr(
     not(any(target_arch = "x86_64", target_arch = "aarch64")),
     allow(unused_variables)
@@ -259,7 +271,12 @@ fn run_word<W: Word, const L2: usize>(
 ) {
     #[cfg(target_arch = "x86_64")]
     if matches!(b, PiBackend::Avx2 | PiBackend::Avx512) {
-        return engine::run::<W, L2>(pi::x86::pi_avx2::<W, L2>, blocks, decrypt, jobs, outs);
+        let kernel = if b == PiBackend::Avx512 {
+            pi::x86::pi_avx512vl::<W, L2>
+        } else {
+            pi::x86::pi_avx2::<W, L2>
+        };
+        return engine::run::<W, L2>(kernel, blocks, decrypt, jobs, outs);
     }
     #[cfg(target_arch = "aarch64")]
     if b == PiBackend::Neon {
@@ -374,11 +391,14 @@ fn steps_vector<W: pi::x86::WideWord, const AVX512: bool>(
         PiBackend::Avx2
     };
     let blocks = blocks_for::<W>(backend);
-    use pi::x86::pi_avx2;
-    match lanes_of::<W>(256) {
-        16 => lanes_steps::<W, 16>(pi_avx2::<W, 16>, blocks, m, c, ctr, d, o, t),
-        8 => lanes_steps::<W, 8>(pi_avx2::<W, 8>, blocks, m, c, ctr, d, o, t),
-        _ => lanes_steps::<W, 4>(pi_avx2::<W, 4>, blocks, m, c, ctr, d, o, t),
+    use pi::x86::{pi_avx2, pi_avx512vl};
+    match (lanes_of::<W>(256), AVX512) {
+        (16, false) => lanes_steps::<W, 16>(pi_avx2::<W, 16>, blocks, m, c, ctr, d, o, t),
+        (16, true) => lanes_steps::<W, 16>(pi_avx512vl::<W, 16>, blocks, m, c, ctr, d, o, t),
+        (8, false) => lanes_steps::<W, 8>(pi_avx2::<W, 8>, blocks, m, c, ctr, d, o, t),
+        (8, true) => lanes_steps::<W, 8>(pi_avx512vl::<W, 8>, blocks, m, c, ctr, d, o, t),
+        (_, false) => lanes_steps::<W, 4>(pi_avx2::<W, 4>, blocks, m, c, ctr, d, o, t),
+        (_, true) => lanes_steps::<W, 4>(pi_avx512vl::<W, 4>, blocks, m, c, ctr, d, o, t),
     }
 }
 

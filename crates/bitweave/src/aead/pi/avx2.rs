@@ -10,7 +10,7 @@ use core::arch::x86_64::*;
 use super::engine::{ABSORB, DECRYPT, ENCRYPT};
 use super::lanes::States;
 use super::layout::STATE_WORDS;
-use super::wide::{blocks_paired, pi_states, unroll, Isa, Kernel, Offsets};
+use super::wide::{blocks_paired, pi_states, unroll, Isa, Kernel, Offsets, Twice};
 use super::word::Word;
 
 type Y = __m256i;
@@ -450,52 +450,135 @@ unsafe fn transpose<W: Word, const L: usize>(x: [Y; L]) -> [Y; L] {
     }
 }
 
-/// π on the `L` states of `s`, `L` being the lanes of one register for `W`: each state is
-/// `16 / L` registers, so block `b` of the states (words `bL..bL + L` of every lane) is an
-/// `L`×`L` matrix, transposed into rows, π, and transposed back.
+/// The `L` states at `p` as rows, `L` being the lanes of one register for `W`: each state
+/// is `16 / L` registers, so block `b` of the states (words `bL..bL + L` of every lane) is
+/// an `L`×`L` matrix, transposed into rows `bL..bL + L`.
 ///
 /// # Safety
-/// The CPU has AVX2.
+/// The CPU has AVX2; `p` points to `L` whole states.
 #[target_feature(enable = "avx2")]
-unsafe fn pi_many_compiled<W: Offsets, const L: usize>(s: &mut States<W, L>)
-where
-    Avx2: Kernel<W>,
-{
+#[inline]
+unsafe fn load_rows<W: Word, const L: usize>(p: *const Y) -> [Y; STATE_WORDS] {
     let per_state = STATE_WORDS / L;
-    let p = s.as_mut_ptr().cast::<Y>();
-    // SAFETY: the states are L × 16 words = L × 16 / L registers of 32 bytes (asserted by
-    // the caller), each read and written whole at its offset; AVX2 is the caller's
-    // contract.
-    unsafe {
-        let mut rows = [Avx2::zero(); STATE_WORDS];
-        // Loops, not closures: a closure would not inherit this fn's target features in
-        // every build (see the README's π-Cipher notes), leaving intrinsics as calls.
-        let mut block = [Avx2::zero(); L];
-        for b in 0..per_state {
-            for (l, v) in block.iter_mut().enumerate() {
-                *v = _mm256_loadu_si256(p.add(l * per_state + b));
-            }
-            rows[b * L..(b + 1) * L].copy_from_slice(&transpose::<W, L>(block));
+    let mut rows = [_mm256_setzero_si256(); STATE_WORDS];
+    // Loops, not closures: a closure would not inherit this fn's target features in
+    // every build (see the README's π-Cipher notes), leaving intrinsics as calls.
+    let mut block = [_mm256_setzero_si256(); L];
+    for b in 0..per_state {
+        for (l, v) in block.iter_mut().enumerate() {
+            // SAFETY: register `b` of state `l`, within the caller's `L` states.
+            *v = unsafe { _mm256_loadu_si256(p.add(l * per_state + b)) };
         }
-        let y = pi_states::<Avx2, W>(rows);
-        for b in 0..per_state {
-            block.copy_from_slice(&y[b * L..(b + 1) * L]);
-            for (l, v) in transpose::<W, L>(block).into_iter().enumerate() {
-                _mm256_storeu_si256(p.add(l * per_state + b), v);
-            }
+        // SAFETY: AVX2 is this fn's contract.
+        rows[b * L..(b + 1) * L].copy_from_slice(&unsafe { transpose::<W, L>(block) });
+    }
+    rows
+}
+
+/// Rows back into the `L` states at `p` (the inverse of [`load_rows`]).
+///
+/// # Safety
+/// As [`load_rows`], the states writable.
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn store_rows<W: Word, const L: usize>(p: *mut Y, rows: &[Y; STATE_WORDS]) {
+    let per_state = STATE_WORDS / L;
+    let mut block = [_mm256_setzero_si256(); L];
+    for b in 0..per_state {
+        block.copy_from_slice(&rows[b * L..(b + 1) * L]);
+        // SAFETY: AVX2 is this fn's contract.
+        for (l, v) in unsafe { transpose::<W, L>(block) }.into_iter().enumerate() {
+            // SAFETY: register `b` of state `l`, within the caller's `L` states.
+            unsafe { _mm256_storeu_si256(p.add(l * per_state + b), v) };
         }
     }
 }
 
-/// The AVX2 lane kernel: π on `L` whole states (`L` = 4, 8, 16 for π64, π32, π16, one
-/// register's words). Panics if the CPU lacks AVX2 or `L` is not one register's lanes.
-pub fn pi_many<W: Offsets, const L: usize>(s: &mut States<W, L>)
+/// The lane kernels' two compiled forms: `$single` runs π on the `L` states of `s`, `L`
+/// being the lanes of one register for `W`; `$pair` on `2L` states as two batches of `L`
+/// in one pass of [`Twice`] (two independent dependency chains through π, where one batch
+/// leaves the vector ports waiting between π's dependent steps).
+///
+/// The same code is compiled for AVX2 and, for the AVX-512 backend, with AVX-512VL, BW
+/// and VBMI2 too: 32 registers instead of 16 (two batches' sixteen words each spilled to
+/// the stack on AVX2), one-instruction rotates and three-input XORs on the same ymm
+/// registers.
+macro_rules! lane_kernels {
+    ($single:ident, $pair:ident, $features:literal) => {
+        /// See [`lane_kernels`].
+        ///
+        /// # Safety
+        /// The CPU has the features this fn enables.
+        #[target_feature(enable = $features)]
+        unsafe fn $single<W: Offsets, const L: usize>(s: &mut States<W, L>)
+        where
+            Avx2: Kernel<W>,
+        {
+            let p = s.as_mut_ptr().cast::<Y>();
+            // SAFETY: the states are L × 16 words = L × 16 / L registers of 32 bytes
+            // (asserted by the caller); the features are the caller's contract.
+            unsafe {
+                let y = pi_states::<Avx2, W>(load_rows::<W, L>(p));
+                store_rows::<W, L>(p, &y);
+            }
+        }
+
+        /// See [`lane_kernels`].
+        ///
+        /// # Safety
+        /// The CPU has the features this fn enables; `L2 == 2 * L`.
+        #[target_feature(enable = $features)]
+        unsafe fn $pair<W: Offsets, const L: usize, const L2: usize>(s: &mut States<W, L2>)
+        where
+            Avx2: Kernel<W>,
+        {
+            let p = s.as_mut_ptr().cast::<Y>();
+            let second = L * (STATE_WORDS / L);
+            // SAFETY: the states are 2 × L × 16 / L registers (asserted by the caller),
+            // the second batch `second` registers after the first; the features are the
+            // caller's contract.
+            unsafe {
+                let (a, b) = (load_rows::<W, L>(p), load_rows::<W, L>(p.add(second)));
+                let y = pi_states::<Twice<Avx2>, W>(unroll!(16, i => [a[i], b[i]]));
+                store_rows::<W, L>(p, &unroll!(16, i => y[i][0]));
+                store_rows::<W, L>(p.add(second), &unroll!(16, i => y[i][1]));
+            }
+        }
+    };
+}
+lane_kernels!(pi_single_avx2, pi_pair_avx2, "avx2");
+lane_kernels!(
+    pi_single_vl,
+    pi_pair_vl,
+    "avx2,avx512f,avx512vl,avx512bw,avx512vbmi2"
+);
+
+/// The lane kernel: π on `L` whole states, `H` being one register's lanes for `W` (4, 8,
+/// 16 for π64, π32, π16) and `L` either `H` or `2H` (a register pair: `lane_kernels!`);
+/// with `VL` the AVX-512VL form (the AVX-512 backend's). Panics if the CPU lacks the
+/// form's features or the lanes do not match.
+pub fn pi_lanes<W: Offsets, const L: usize, const H: usize, const VL: bool>(s: &mut States<W, L>)
 where
     Avx2: Kernel<W>,
 {
-    assert!(available(), "Avx2 kernel called on a CPU without avx2");
-    assert_eq!(L * W::BYTES, Avx2::BYTES, "one ymm register per state word");
-    // SAFETY: available() (cpu::has(Avx2), never more than the CPU has) just returned
-    // true; the register size was checked above.
-    unsafe { pi_many_compiled(s) }
+    if VL {
+        assert!(
+            super::avx512::available(),
+            "AVX-512VL lane kernel on a CPU without it"
+        );
+    } else {
+        assert!(available(), "Avx2 kernel called on a CPU without avx2");
+    }
+    assert_eq!(H * W::BYTES, Avx2::BYTES, "one ymm register per state word");
+    assert!(L == H || L == 2 * H, "one or two registers per state word");
+    // SAFETY: the features were just checked (never more than the CPU has), and the
+    // register sizes.
+    unsafe {
+        match (L == H, VL) {
+            (true, false) => pi_single_avx2::<W, L>(s),
+            (true, true) => pi_single_vl::<W, L>(s),
+            (false, false) => pi_pair_avx2::<W, H, L>(s),
+            (false, true) => pi_pair_vl::<W, H, L>(s),
+        }
+    }
 }
