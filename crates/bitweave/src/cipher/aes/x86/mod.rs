@@ -378,9 +378,11 @@ const VAES512_MIN_BATCH: usize = 4096;
 ///   0.118/0.120, 16 KiB 0.117/0.116, 64 KiB 0.116/0.113 (AES-256 16 KiB 0.161/0.159): from
 ///   16 KiB.
 /// - Intel (a Sapphire Rapids-class Xeon, 2026-11-27): CBC decryption 512 B
-///   0.129/0.130, 1 KiB 0.118/0.109, 2 KiB 0.116/0.101: from 1 KiB. CTR does not hand
-///   off there: every call runs `ctr::ctr_vaes512_registers` (2026-11-30), so `ctr` is
-///   unused.
+///   0.129/0.130, 1 KiB 0.118/0.109, 2 KiB 0.116/0.101: from 1 KiB. Since 2026-11-30
+///   neither hands off by these sizes there: CTR runs `ctr::ctr_vaes512_registers` at
+///   every size (`ctr` unused), and CBC/CFB decryption
+///   `decrypt::stream_decrypt_vaes512_registers` from 128 B (under it VAES-256, as
+///   `decrypt` then says).
 ///
 /// Other vendors take AMD's figures. (ECB stays at [`VAES512_MIN_BATCH`] on both: on the
 /// Intel machine the two ran equal from 1 KiB and VAES-512 10 % slower at 512 B.)
@@ -621,7 +623,6 @@ impl ModeKernels for AesX86 {
     fn ctr_keystream_xor(&self, counter: &mut [u8], data: &mut [u8]) {
         match self.level {
             // SAFETY: an AesX86 at Vaes512 exists only where its features were detected.
-            // SAFETY: as above.
             Level::Vaes512 if self.intel => unsafe { ctr_vaes512_registers(self, counter, data) },
             // SAFETY: as above.
             Level::Vaes512 if data.len() >= self.vaes512_from.ctr => unsafe {
