@@ -3,9 +3,9 @@
 //! that fits its shape.
 
 use std::fmt;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, OnceLock};
 
-use zeroize::{Zeroize, Zeroizing};
+use zeroize::Zeroizing;
 
 use super::registry::{self, BackendInfo, Shape};
 use crate::cipher::{BlockCipher, CipherKind, Feedback, ModeKernels};
@@ -16,20 +16,17 @@ use crate::error::Result;
 /// It holds the best backend for batches of independent blocks and the best for serial
 /// work (often the same one) and hands each call to the one that fits its shape: one
 /// chain, CFB8/CFB1 and calls of at most `serial_blocks(kind)` blocks go to the serial one.
-/// The batch backend, when it is another one, is keyed on the first call that needs it.
+/// When the two differ, each is keyed on the first call that needs it.
 /// Cheap to clone (the keyed backends are shared), so the same key schedule can serve
 /// several streams or threads; [`with_threads`](Self::with_threads) sets how many
 /// threads a large call spreads over.
 #[derive(Clone)]
 pub struct Cipher {
     kind: CipherKind,
-    /// The batch backend's name and width, and the backend itself when it is not the
-    /// serial one (`None`: the serial backend serves batches too, as AES's does — no
-    /// second allocation, lock or once-cell for a cipher that has one backend).
+    /// The batch backend's name and width (what [`BlockCipher`] reports).
     batch_name: &'static str,
     batch_width: usize,
-    batch: Option<Arc<Batch>>,
-    serial: Arc<dyn ModeKernels>,
+    backends: Backends,
     /// The cipher's block size, and the largest call of independent blocks that goes to
     /// the serial backend ([`serial_blocks`] blocks): kept here so a small call reaches
     /// its backend with one indirect call, not three.
@@ -40,25 +37,46 @@ pub struct Cipher {
     threads: usize,
 }
 
-/// The batch backend, keyed on first use when it differs from the serial one: a call of a
-/// few blocks never needs it, and keying it costs more than such a call — the bitsliced
-/// DES key schedule broadcasts every round-key bit to a plane (AMD Zen 4, `Cipher::new`
-/// and a 64-byte one-shot call: 3DES 13.5 µs keying both, DES 9.1, SEED 3.0; AES, whose
-/// two backends are one, 1.4).
-struct Batch {
+/// The keyed backends behind a [`Cipher`].
+#[derive(Clone)]
+enum Backends {
+    /// One backend serves both shapes (AES's, or one the caller named), keyed at once: no
+    /// second allocation, lock or once-cell for a cipher that has one backend.
+    One(Arc<dyn ModeKernels>),
+    /// A serial and a batch backend, each keyed on first use.
+    Two(Arc<Pair>),
+}
+
+/// Two backends of one key, each keyed on the first call that needs it: a call of a few
+/// blocks or one chain never needs the batch backend, a large call of independent blocks
+/// never needs the serial one, and keying the unused one costs more than either call —
+/// the bitsliced DES key schedule broadcasts every round-key bit to a plane (AMD Zen 4,
+/// `Cipher::new` and a 64-byte one-shot call keying both backends: 3DES 13.5 µs, DES 9.1,
+/// SEED 3.0; AES, whose two backends are one, 1.4).
+struct Pair {
+    /// The key, kept until both backends may have been keyed from it (wiped on drop).
+    key: Zeroizing<Vec<u8>>,
+    serial: Lazy,
+    batch: Lazy,
+}
+
+/// A registered backend, keyed on first use.
+struct Lazy {
     info: BackendInfo,
-    /// The key, kept only until the backend is keyed from it (then wiped; wiped on drop
-    /// if that never happens).
-    key: Mutex<Zeroizing<Vec<u8>>>,
     keyed: OnceLock<Arc<dyn ModeKernels>>,
 }
 
-impl Batch {
-    fn get(&self) -> &dyn ModeKernels {
+impl Lazy {
+    fn new(info: BackendInfo) -> Self {
+        Lazy {
+            info,
+            keyed: OnceLock::new(),
+        }
+    }
+
+    fn get(&self, key: &[u8]) -> &dyn ModeKernels {
         &**self.keyed.get_or_init(|| {
-            let mut key = self.key.lock().unwrap_or_else(|e| e.into_inner());
-            let built: Arc<dyn ModeKernels> = self.info.build(&key);
-            key.zeroize();
+            let built = self.info.build(key);
             debug_assert_eq!(built.width(), self.info.width, "{}", self.info.name);
             built
         })
@@ -104,20 +122,20 @@ impl Cipher {
         kind.check_key(key)?;
         let info = registry::select_for(kind, backend, Shape::Batch)?;
         let serial_info = registry::select_for(kind, backend, Shape::Serial)?;
-        let serial: Arc<dyn ModeKernels> = serial_info.build(key);
-        let batch = (serial_info.name != info.name).then(|| {
-            Arc::new(Batch {
-                info,
-                key: Mutex::new(Zeroizing::new(key.to_vec())),
-                keyed: OnceLock::new(),
-            })
-        });
+        let backends = if serial_info.name == info.name {
+            Backends::One(info.build(key))
+        } else {
+            Backends::Two(Arc::new(Pair {
+                key: Zeroizing::new(key.to_vec()),
+                serial: Lazy::new(serial_info),
+                batch: Lazy::new(info),
+            }))
+        };
         Ok(Cipher {
             kind,
             batch_name: info.name,
             batch_width: info.width,
-            batch,
-            serial,
+            backends,
             block_size: kind.block_size(),
             serial_bytes: serial_blocks(kind) * kind.block_size(),
             threads: 0,
@@ -144,7 +162,10 @@ impl Cipher {
     /// The backend that runs serial work (see the type's doc); [`BlockCipher::backend`]
     /// names the one for batches.
     pub fn serial_backend(&self) -> &'static str {
-        self.serial.backend()
+        match &self.backends {
+            Backends::One(one) => one.backend(),
+            Backends::Two(pair) => pair.serial.info.name,
+        }
     }
 
     /// The backend that runs a call on `bytes` bytes of independent blocks (ECB, CTR,
@@ -156,9 +177,18 @@ impl Cipher {
     /// The batch backend (keyed now if it was not yet).
     #[inline]
     fn batch(&self) -> &dyn ModeKernels {
-        match &self.batch {
-            Some(b) => b.get(),
-            None => &*self.serial,
+        match &self.backends {
+            Backends::One(one) => &**one,
+            Backends::Two(pair) => pair.batch.get(&pair.key),
+        }
+    }
+
+    /// The serial backend (keyed now if it was not yet).
+    #[inline]
+    fn serial(&self) -> &dyn ModeKernels {
+        match &self.backends {
+            Backends::One(one) => &**one,
+            Backends::Two(pair) => pair.serial.get(&pair.key),
         }
     }
 
@@ -166,7 +196,7 @@ impl Cipher {
     #[inline]
     fn for_blocks(&self, bytes: usize) -> &dyn ModeKernels {
         if bytes <= self.serial_bytes {
-            &*self.serial
+            self.serial()
         } else {
             self.batch()
         }
@@ -176,7 +206,7 @@ impl Cipher {
     #[inline]
     fn for_chains(&self, state: &[u8]) -> &dyn ModeKernels {
         if state.len() <= self.block_size {
-            &*self.serial
+            self.serial()
         } else {
             self.batch()
         }
@@ -231,11 +261,11 @@ impl ModeKernels for Cipher {
     }
     #[inline]
     fn cfb8_encrypt(&self, reg: &mut [u8], data: &mut [u8]) {
-        self.serial.cfb8_encrypt(reg, data)
+        self.serial().cfb8_encrypt(reg, data)
     }
     #[inline]
     fn cfb1_encrypt(&self, reg: &mut [u8], data: &mut [u8]) {
-        self.serial.cfb1_encrypt(reg, data)
+        self.serial().cfb1_encrypt(reg, data)
     }
     #[inline]
     fn ctr_keystream_xor(&self, counter: &mut [u8], data: &mut [u8]) {

@@ -206,6 +206,19 @@ impl DesKeySchedule {
     }
 }
 
+/// Writes a round key's 48 bits as the bitsliced kernels' masks: 0 or all ones, the
+/// key's first bit (bit 47 of the u64) first.
+pub(crate) fn bit_masks(round_key: u64, out: &mut [u64; 48]) {
+    #[cfg(target_arch = "x86_64")]
+    if schedule_x86::bit_masks(round_key, out) {
+        return;
+    }
+    for (i, mask) in out.iter_mut().enumerate() {
+        // mask = 0 - bit: no branch.
+        *mask = 0u64.wrapping_sub((round_key >> (47 - i)) & 1);
+    }
+}
+
 /// One, two or three DES key schedules: single DES, or triple DES in EDE order
 /// (encrypt = E_K3(D_K2(E_K1(P))); two-key 3DES has K3 = K1).
 #[derive(Clone, Zeroize, ZeroizeOnDrop)]
@@ -270,6 +283,34 @@ mod tests {
                 "AVX2 against scalar"
             } else {
                 "scalar only (no AVX2 here)"
+            }
+        );
+    }
+
+    #[test]
+    fn bit_masks_equal_the_bits() {
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let mut keys = vec![0, (1 << 48) - 1, 1 << 47, 1, 0xAAAA_AAAA_AAAA];
+        for _ in 0..1000 {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            keys.push(x >> 16);
+        }
+        for rk in keys {
+            let want: [u64; 48] =
+                core::array::from_fn(|i| if rk >> (47 - i) & 1 == 1 { u64::MAX } else { 0 });
+            let mut got = [0; 48];
+            bit_masks(rk, &mut got);
+            assert_eq!(got, want, "round key {rk:#x}");
+        }
+        let avx2 = cfg!(target_arch = "x86_64") && crate::cpu::has(crate::cpu::Feature::Avx2);
+        eprintln!(
+            "round-key masks checked: {}",
+            if avx2 {
+                "AVX2 against the bits"
+            } else {
+                "portable only (no AVX2 here)"
             }
         );
     }

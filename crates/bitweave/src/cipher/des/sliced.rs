@@ -219,12 +219,10 @@ impl PlaneCipher for DesPlanes<'_> {
 /// directions swapped, each stage's rounds reversed), so decryption reads these from the
 /// last: a second copy was a third of a new 3DES key's set-up (with its wipe).
 fn round_key_masks(keys: &TdesKeys) -> Vec<[u64; 48]> {
-    let mut out = Vec::with_capacity(16 * keys.stages.len());
-    // Bit 1 of a round key is bit 47 of the u64; mask = 0 - bit (no branch).
-    out.extend(
-        keys.encryption_order()
-            .map(|rk| core::array::from_fn(|i| 0u64.wrapping_sub((rk >> (47 - i)) & 1))),
-    );
+    let mut out = vec![[0; 48]; 16 * keys.stages.len()];
+    for (masks, round_key) in out.iter_mut().zip(keys.encryption_order()) {
+        super::bit_masks(round_key, masks);
+    }
     out
 }
 
