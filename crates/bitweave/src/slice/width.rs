@@ -65,12 +65,25 @@ pub(crate) fn for_each_batch(
     if pad.is_empty() {
         return;
     }
-    let mut buf = vec![0u8; block * w.lanes()];
+    // A padded batch of up to 2 KiB (DES's 256 lanes, the 64-lane batches) is scratch on
+    // the stack: allocating, zeroing and freeing it was part of every short call.
+    let need = block * w.lanes();
+    let mut stack = [0u8; PAD_ON_STACK];
+    let mut heap = Vec::new();
+    let buf: &mut [u8] = if need <= PAD_ON_STACK {
+        &mut stack[..need]
+    } else {
+        heap.resize(need, 0);
+        &mut heap
+    };
     buf[..pad.len()].copy_from_slice(pad);
-    run(w, &mut buf);
+    run(w, buf);
     pad.copy_from_slice(&buf[..pad.len()]);
-    crate::bytes::wipe(&mut buf);
+    crate::bytes::wipe(buf);
 }
+
+/// The largest padded batch [`for_each_batch`] keeps on the stack.
+const PAD_ON_STACK: usize = 2048;
 
 /// The lane widths bitweave's bitsliced backends run at.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
