@@ -44,6 +44,14 @@ pub enum Error {
     BackendUnavailable { backend: String, needs: String },
     #[error("multi-stream call has {ivs} IVs for {messages} messages")]
     StreamCount { ivs: usize, messages: usize },
+    #[error("multi-stream call has {outputs} output buffers for {messages} messages")]
+    OutputCount { outputs: usize, messages: usize },
+    #[error("output buffer {index} is {got} bytes; its message needs exactly {expected}")]
+    OutputLength {
+        index: usize,
+        expected: usize,
+        got: usize,
+    },
     #[error("wrong public message number (npub) length for {variant}: expected {expected} bytes, got {got}")]
     NpubLength {
         variant: &'static str,

@@ -357,6 +357,25 @@ fn multi_stream_equals_separate_runs() {
                         assert_eq!(&o.nsec[..], m.nsec.unwrap_or(&[]), "{what}");
                     }
                 }
+                // The same into caller buffers (filled with junk first): SMN then
+                // plaintext, and the forged message's buffer wiped.
+                let mut bufs: Vec<Vec<u8>> = inputs
+                    .iter()
+                    .map(|c| vec![0xa5; pi.opened_len(c)])
+                    .collect();
+                let mut outs: Vec<&mut [u8]> = bufs.iter_mut().map(Vec::as_mut_slice).collect();
+                let checked = pi.decrypt_many_into(&inputs, &mut outs).unwrap();
+                for (i, ((ok, buf), m)) in checked.iter().zip(&bufs).zip(&msgs).enumerate() {
+                    if i == forged {
+                        assert!(matches!(ok, Err(Error::TagMismatch)), "{what} into");
+                        assert!(buf.iter().all(|&b| b == 0), "{what}: forged output wiped");
+                    } else {
+                        assert!(ok.is_ok(), "{what} into");
+                        let smn = m.nsec.unwrap_or(&[]);
+                        assert_eq!(&buf[..smn.len()], smn, "{what} into");
+                        assert_eq!(&buf[smn.len()..], m.plaintext, "{what} into");
+                    }
+                }
             }
         }
     }
@@ -420,6 +439,59 @@ fn any_tampering_fails() {
             assert!(pi.decrypt(&t.npub, &t.ad, &ext).is_err());
         }
     }
+}
+
+/// Output buffers of the `_into` calls: one per message, each exactly as long as needed;
+/// anything else is a clear error and writes nothing.
+#[test]
+fn wrong_output_buffers_are_clear_errors() {
+    let v = PiVariant::ALL[0];
+    let pi = PiCipher::new(v, &vec![1u8; v.key_len()]).unwrap();
+    let (npub, nsec) = (vec![2u8; v.npub_len()], vec![3u8; v.nsec_len()]);
+    let set = [vec![4u8; 40], vec![5u8; 7]];
+    let msgs = messages(&npub, &nsec, &set);
+    let sealed = pi.encrypt_many(&msgs).unwrap();
+    let mut a = vec![9u8; pi.sealed_len(&msgs[0])];
+    let mut b = vec![9u8; pi.sealed_len(&msgs[1]) + 1];
+    let e = pi.encrypt_many_into(&msgs, &mut [&mut a[..]]).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            Error::OutputCount {
+                outputs: 1,
+                messages: 2
+            }
+        ),
+        "{e}"
+    );
+    let e = pi
+        .encrypt_many_into(&msgs, &mut [&mut a[..], &mut b[..]])
+        .unwrap_err();
+    assert!(matches!(e, Error::OutputLength { index: 1, .. }), "{e}");
+    assert!(e.to_string().contains("output buffer 1"), "{e}");
+    assert!(
+        a.iter().chain(&b).all(|&x| x == 9),
+        "nothing written on error"
+    );
+    let cts: Vec<Ciphertext<'_>> = sealed
+        .iter()
+        .map(|c| Ciphertext {
+            npub: &npub,
+            ad: b"",
+            ciphertext: c,
+            with_nsec: true,
+        })
+        .collect();
+    let mut c = vec![9u8; pi.opened_len(&cts[0]) - 1];
+    let mut d = vec![9u8; pi.opened_len(&cts[1])];
+    let e = pi
+        .decrypt_many_into(&cts, &mut [&mut c[..], &mut d[..]])
+        .unwrap_err();
+    assert!(matches!(e, Error::OutputLength { index: 0, .. }), "{e}");
+    assert!(
+        c.iter().chain(&d).all(|&x| x == 9),
+        "nothing written on error"
+    );
 }
 
 #[test]
