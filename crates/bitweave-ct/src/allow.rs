@@ -23,7 +23,7 @@ pub struct Site {
 }
 
 /// Every allowed decision.
-pub const SITES: [Site; 3] = [
+pub const SITES: [Site; 4] = [
     Site {
         file: "crates/bitweave/src/mode/padding.rs",
         marker: "if bad == 0 {",
@@ -31,8 +31,13 @@ pub const SITES: [Site; 3] = [
     },
     Site {
         file: "crates/bitweave/src/aead/front.rs",
-        marker: "if tags_equal(&s.tag, tag) {",
+        marker: "if tags_equal(&s.tag, tag_of(c, r)) {",
         why: "the π-Cipher tag verdict: a forgery is reported to the caller",
+    },
+    Site {
+        file: "crates/bitweave/src/aead/front.rs",
+        marker: "if tags_equal(tag, tag_of(c, r)) {",
+        why: "the π-Cipher tag verdict into caller buffers: a forgery is reported and its buffer wiped",
     },
     Site {
         file: "crates/bitweave/src/aead/gcm/mod.rs",

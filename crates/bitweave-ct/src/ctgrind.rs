@@ -9,7 +9,7 @@
 //! π-Cipher tag verdict — is allowed at its own source line (see [`crate::allow`]).
 
 use bitweave::aead::gcm::{AesGcm, GhashBackend};
-use bitweave::aead::{tags_equal, PiCipher, PiVariant};
+use bitweave::aead::{tags_equal, Ciphertext, PiCipher, PiVariant};
 use bitweave::hazmat::registry;
 use bitweave::mode::padding;
 use bitweave::{BlockCipher, Cipher, CipherKind};
@@ -298,6 +298,27 @@ fn run_pi(var: PiVariant, backend: &str, rng: &mut StdRng) -> Result<(), String>
     if opened.is_ok() {
         return Err("pi: forged tag accepted".into());
     }
+
+    // Both into caller buffers together: the genuine one opens, the forged one's buffer
+    // is wiped; only the verdicts are public.
+    let cts = [&c, &forged].map(|ct| Ciphertext {
+        npub: &npub,
+        ad: &ad,
+        ciphertext: ct,
+        with_nsec: true,
+    });
+    let mut bufs = cts.map(|ct| vec![0xa5u8; pi.opened_len(&ct)]);
+    let [b0, b1] = &mut bufs;
+    let verdicts = pi
+        .decrypt_many_into(&cts, &mut [&mut b0[..], &mut b1[..]])
+        .map_err(lib)?;
+    verdicts.iter().for_each(vg::declassify_ref);
+    if !matches!(verdicts[..], [Ok(()), Err(_)]) {
+        return Err("pi decrypt_many_into: wrong verdicts".into());
+    }
+    same("pi into nsec", &bufs[0][..r], &nsec)?;
+    same("pi into plaintext", &bufs[0][r..], &msg)?;
+    same("pi into forged, wiped", &bufs[1], &vec![0; bufs[1].len()])?;
 
     // The tag comparison itself, on secret tags differing only in the last byte.
     let t1 = c[c.len() - r..].to_vec();
