@@ -55,7 +55,7 @@ pub fn measure_aead(
     // Outputs go to buffers allocated once and reused, as `openssl speed` reuses its
     // buffers: fresh outputs per call measured glibc instead (freeing 16 outputs of 16 KiB
     // at once trims the heap, and the next call faults every page back in: π32 16 KiB × 16
-    // read 1.47 TSC c/B, against 1.02 here; Intel, 2026-12-01).
+    // read 1.47 TSC c/B, against 0.96 here; Intel, 2026-12-01).
     let lens: Vec<usize> = match dir {
         Direction::Encrypt => plain.iter().map(|m| pi.sealed_len(m)).collect(),
         Direction::Decrypt => cts.iter().map(|c| pi.opened_len(c)).collect(),
