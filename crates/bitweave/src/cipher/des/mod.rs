@@ -258,8 +258,17 @@ mod tests {
         assert_eq!(permute(permute(x, 64, &IP), 64, &FP), x);
     }
 
-    /// The key schedule this CPU runs (AVX2 where it has it) against the scalar one on
-    /// random keys: every round key.
+    /// The vector forms of the schedule this CPU has, and the names of those it lacks.
+    #[cfg(target_arch = "x86_64")]
+    fn forms() -> (Vec<schedule_x86::Form>, String) {
+        let (ran, lacked): (Vec<_>, Vec<_>) = schedule_x86::Form::ALL
+            .into_iter()
+            .partition(|f| f.available());
+        (ran, format!("{lacked:?}"))
+    }
+
+    /// Every vector form of the key schedule this CPU runs, and the one `new` picks,
+    /// against the scalar one on random keys: every round key.
     #[test]
     fn schedule_equals_the_scalar_one() {
         let mut x = 0x9E37_79B9_7F4A_7C15u64;
@@ -275,16 +284,16 @@ mod tests {
                 want,
                 "key {x:#x}"
             );
-        }
-        let avx2 = cfg!(target_arch = "x86_64") && crate::cpu::has(crate::cpu::Feature::Avx2);
-        eprintln!(
-            "key schedule checked: {}",
-            if avx2 {
-                "AVX2 against scalar"
-            } else {
-                "scalar only (no AVX2 here)"
+            #[cfg(target_arch = "x86_64")]
+            for form in forms().0 {
+                assert_eq!(form.round_keys(c, d), Some(want), "{form:?}, key {x:#x}");
             }
-        );
+        }
+        #[cfg(target_arch = "x86_64")]
+        {
+            let (ran, lacked) = forms();
+            eprintln!("key schedule: {ran:?} checked against scalar; not on this CPU: {lacked}");
+        }
     }
 
     #[test]
@@ -303,16 +312,20 @@ mod tests {
             let mut got = [0; 48];
             bit_masks(rk, &mut got);
             assert_eq!(got, want, "round key {rk:#x}");
-        }
-        let avx2 = cfg!(target_arch = "x86_64") && crate::cpu::has(crate::cpu::Feature::Avx2);
-        eprintln!(
-            "round-key masks checked: {}",
-            if avx2 {
-                "AVX2 against the bits"
-            } else {
-                "portable only (no AVX2 here)"
+            #[cfg(target_arch = "x86_64")]
+            for form in forms().0 {
+                let mut got = [0; 48];
+                assert!(form.bit_masks(rk, &mut got));
+                assert_eq!(got, want, "{form:?}, round key {rk:#x}");
             }
-        );
+        }
+        #[cfg(target_arch = "x86_64")]
+        {
+            let (ran, lacked) = forms();
+            eprintln!(
+                "round-key masks: {ran:?} checked against the bits; not on this CPU: {lacked}"
+            );
+        }
     }
 
     #[test]

@@ -1,8 +1,13 @@
-//! The DES key schedule's sixteen PC-2 permutations on AVX2: four rounds' C‖D side by
-//! side in a register, so each group of PC-2's moves (mask, shift, OR) is one vector
-//! operation per four round keys instead of one scalar operation per round key. The
-//! rotations of C and D are per-lane variable shifts by the rounds' fixed totals; nothing
-//! depends on the key but the values, so it is constant-time like the scalar schedule.
+//! The DES key schedule's sixteen PC-2 permutations on AVX2 or AVX-512: four (eight)
+//! rounds' C‖D side by side in a register, so each group of PC-2's moves (mask, shift,
+//! OR) is one vector operation per four (eight) round keys instead of one scalar operation
+//! per round key. The rotations of C and D are per-lane variable shifts by the rounds'
+//! fixed totals; nothing depends on the key but the values, so it is constant-time like
+//! the scalar schedule. The same holds for the round keys' bit masks.
+//!
+//! The AVX-512 forms halve the vector operations (eight lanes; PC-2's AND and OR one
+//! `vpternlogq`; 32 registers hold PC-2's masks, which AVX2's 16 spilled to the stack): a
+//! new 3DES key's set-up is most of a one-shot call on a short message (#29).
 #![allow(unsafe_code)]
 
 use core::arch::x86_64::*;
@@ -37,19 +42,113 @@ fn apply(moves: &Moves, x: __m256i) -> __m256i {
     out
 }
 
-/// The 16 round keys from C0 and D0 (28 bits each, PC-1's output), as
-/// [`DesKeySchedule::new`](super::DesKeySchedule::new) computes them one by one; `None`
-/// on a CPU without AVX2.
-pub(super) fn round_keys(c0: u32, d0: u32) -> Option<[u64; 16]> {
-    if !crate::cpu::has(crate::cpu::Feature::Avx2) {
-        return None;
-    }
-    // SAFETY: the CPU has AVX2 (`cpu::has` never reports a feature it lacks), all
-    // `round_keys_avx2` needs.
-    Some(unsafe { round_keys_avx2(c0, d0) })
+/// The vector forms of the schedule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Form {
+    Avx512,
+    Avx2,
 }
 
-/// [`round_keys`] on AVX2.
+impl Form {
+    /// Widest first.
+    pub(super) const ALL: [Form; 2] = [Form::Avx512, Form::Avx2];
+
+    /// Whether this CPU runs the form (under the tier cap).
+    pub(super) fn available(self) -> bool {
+        crate::cpu::has(match self {
+            Form::Avx512 => crate::cpu::Feature::Avx512f,
+            Form::Avx2 => crate::cpu::Feature::Avx2,
+        })
+    }
+
+    /// The widest form this CPU runs.
+    fn best() -> Option<Form> {
+        Self::ALL.into_iter().find(|f| f.available())
+    }
+
+    /// The 16 round keys from C0 and D0 (28 bits each, PC-1's output), as
+    /// [`DesKeySchedule::new`](super::DesKeySchedule::new) computes them one by one;
+    /// `None` on a CPU without the form.
+    pub(super) fn round_keys(self, c0: u32, d0: u32) -> Option<[u64; 16]> {
+        if !self.available() {
+            return None;
+        }
+        // SAFETY: the CPU has the form's feature (`cpu::has` never reports a feature it
+        // lacks), all either function needs.
+        Some(unsafe {
+            match self {
+                Form::Avx512 => round_keys_avx512(c0, d0),
+                Form::Avx2 => round_keys_avx2(c0, d0),
+            }
+        })
+    }
+
+    /// Writes a round key's 48 bits as the bitsliced kernels' masks (0 or all ones; the
+    /// key's first bit, bit 47 of the u64, first) and returns true, or returns false on
+    /// a CPU without the form.
+    pub(super) fn bit_masks(self, round_key: u64, out: &mut [u64; 48]) -> bool {
+        if !self.available() {
+            return false;
+        }
+        // SAFETY: as in `round_keys`.
+        unsafe {
+            match self {
+                Form::Avx512 => bit_masks_avx512(round_key, out),
+                Form::Avx2 => bit_masks_avx2(round_key, out),
+            }
+        }
+        true
+    }
+}
+
+/// [`Form::round_keys`] on the widest form this CPU runs.
+pub(super) fn round_keys(c0: u32, d0: u32) -> Option<[u64; 16]> {
+    Form::best()?.round_keys(c0, d0)
+}
+
+/// `moves` applied to every lane of `x`, on AVX-512 (AND and OR as one `vpternlogq`).
+#[target_feature(enable = "avx512f")]
+fn apply512(moves: &Moves, x: __m512i) -> __m512i {
+    let mut out = _mm512_setzero_si512();
+    for &(mask, d) in &moves.up[..moves.ups] {
+        // (x & mask) << d, as (x << d) & (mask << d): the AND goes into the OR.
+        let bits = _mm512_sllv_epi64(x, _mm512_set1_epi64(d as i64));
+        let mask = _mm512_set1_epi64((mask << d) as i64);
+        out = _mm512_ternarylogic_epi64::<0xF8>(out, bits, mask);
+    }
+    for &(mask, d) in &moves.down[..moves.downs] {
+        let bits = _mm512_srlv_epi64(x, _mm512_set1_epi64(d as i64));
+        let mask = _mm512_set1_epi64((mask >> d) as i64);
+        out = _mm512_ternarylogic_epi64::<0xF8>(out, bits, mask);
+    }
+    out
+}
+
+/// [`Form::round_keys`] on AVX-512F, eight round keys per register.
+///
+/// # Safety
+/// The CPU must have AVX-512F.
+#[target_feature(enable = "avx512f")]
+unsafe fn round_keys_avx512(c0: u32, d0: u32) -> [u64; 16] {
+    let mut out = [0u64; 16];
+    let (c, d) = (_mm512_set1_epi64(c0 as i64), _mm512_set1_epi64(d0 as i64));
+    let low28 = _mm512_set1_epi64(0x0fff_ffff);
+    for (group, keys) in out.chunks_exact_mut(8).enumerate() {
+        // SAFETY: eight readable i64s of TOTALS; loadu needs no alignment.
+        let left = unsafe { _mm512_loadu_si512(TOTALS[8 * group..].as_ptr().cast()) };
+        let right = _mm512_sub_epi64(_mm512_set1_epi64(28), left);
+        let rotate = |x: __m512i| {
+            let r = _mm512_or_si512(_mm512_sllv_epi64(x, left), _mm512_srlv_epi64(x, right));
+            _mm512_and_si512(r, low28)
+        };
+        let cd = _mm512_or_si512(_mm512_slli_epi64::<28>(rotate(c)), rotate(d));
+        // SAFETY: `keys` is eight u64s, 64 writable bytes; storeu needs no alignment.
+        unsafe { _mm512_storeu_si512(keys.as_mut_ptr().cast(), apply512(&PC2_MOVES, cd)) };
+    }
+    out
+}
+
+/// [`Form::round_keys`] on AVX2.
 ///
 /// # Safety
 /// The CPU must have AVX2.
@@ -73,22 +172,15 @@ unsafe fn round_keys_avx2(c0: u32, d0: u32) -> [u64; 16] {
     out
 }
 
-/// Writes a round key's 48 bits as the bitsliced kernels' masks (0 or all ones; the
-/// key's first bit, bit 47 of the u64, first) and returns true, or returns false on a CPU
-/// without AVX2. Four masks are a shift that brings each bit to the sign and a compare,
-/// where the portable form was two shifts and a shuffle per two (a 3DES key's 2,304 masks
-/// were over a quarter of its set-up, by a profile on Intel).
+/// [`Form::bit_masks`] on the widest form this CPU runs. Four masks (AVX2) are a shift
+/// that brings each bit to the sign and a compare, where the portable form was two shifts
+/// and a shuffle per two (a 3DES key's 2,304 masks were over a quarter of its set-up, by a
+/// profile on Intel).
 pub(super) fn bit_masks(round_key: u64, out: &mut [u64; 48]) -> bool {
-    if !crate::cpu::has(crate::cpu::Feature::Avx2) {
-        return false;
-    }
-    // SAFETY: the CPU has AVX2 (`cpu::has` never reports a feature it lacks), all
-    // `bit_masks_avx2` needs.
-    unsafe { bit_masks_avx2(round_key, out) };
-    true
+    Form::best().is_some_and(|f| f.bit_masks(round_key, out))
 }
 
-/// [`bit_masks`] on AVX2.
+/// [`Form::bit_masks`] on AVX2.
 ///
 /// # Safety
 /// The CPU must have AVX2.
@@ -104,5 +196,25 @@ unsafe fn bit_masks_avx2(round_key: u64, out: &mut [u64; 48]) {
         let m = _mm256_cmpgt_epi64(zero, signs);
         // SAFETY: `masks` is four u64s, 32 writable bytes; storeu needs no alignment.
         unsafe { _mm256_storeu_si256(masks.as_mut_ptr().cast(), m) };
+    }
+}
+
+/// [`Form::bit_masks`] on AVX-512F: eight masks a shift and an arithmetic shift right.
+///
+/// # Safety
+/// The CPU must have AVX-512F.
+#[target_feature(enable = "avx512f")]
+unsafe fn bit_masks_avx512(round_key: u64, out: &mut [u64; 48]) {
+    let key = _mm512_set1_epi64(round_key as i64);
+    for (group, masks) in out.chunks_exact_mut(8).enumerate() {
+        // Mask i is bit 47 - i: shifted left by 16 + i it is the sign.
+        let first = 16 + 8 * group as i64;
+        let counts = _mm512_add_epi64(
+            _mm512_set1_epi64(first),
+            _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0),
+        );
+        let m = _mm512_srai_epi64::<63>(_mm512_sllv_epi64(key, counts));
+        // SAFETY: `masks` is eight u64s, 64 writable bytes; storeu needs no alignment.
+        unsafe { _mm512_storeu_si512(masks.as_mut_ptr().cast(), m) };
     }
 }
