@@ -206,17 +206,19 @@ impl DesKeySchedule {
     }
 }
 
-/// Writes a round key's 48 bits as the bitsliced kernels' masks: 0 or all ones, the
-/// key's first bit (bit 47 of the u64) first.
-pub(crate) fn bit_masks(round_key: u64, out: &mut [u64; 48]) {
+/// The bitsliced kernels' masks of `n` round keys, in order: each key's 48 bits as 0 or
+/// all ones, its first bit (bit 47 of the u64) first.
+pub(crate) fn bit_masks(mut round_keys: impl Iterator<Item = u64>, n: usize) -> Vec<[u64; 48]> {
     #[cfg(target_arch = "x86_64")]
-    if schedule_x86::bit_masks(round_key, out) {
-        return;
+    if let Some(masks) = schedule_x86::masks(&mut round_keys, n) {
+        return masks;
     }
-    for (i, mask) in out.iter_mut().enumerate() {
-        // mask = 0 - bit: no branch.
-        *mask = 0u64.wrapping_sub((round_key >> (47 - i)) & 1);
-    }
+    round_keys
+        .map(|round_key| {
+            // mask = 0 - bit: no branch.
+            core::array::from_fn(|i| 0u64.wrapping_sub((round_key >> (47 - i)) & 1))
+        })
+        .collect()
 }
 
 /// One, two or three DES key schedules: single DES, or triple DES in EDE order
@@ -309,14 +311,12 @@ mod tests {
         for rk in keys {
             let want: [u64; 48] =
                 core::array::from_fn(|i| if rk >> (47 - i) & 1 == 1 { u64::MAX } else { 0 });
-            let mut got = [0; 48];
-            bit_masks(rk, &mut got);
-            assert_eq!(got, want, "round key {rk:#x}");
+            assert_eq!(bit_masks([rk].into_iter(), 1), [want], "round key {rk:#x}");
             #[cfg(target_arch = "x86_64")]
             for form in forms().0 {
-                let mut got = [0; 48];
-                assert!(form.bit_masks(rk, &mut got));
-                assert_eq!(got, want, "{form:?}, round key {rk:#x}");
+                let got = form.masks([rk, !rk].into_iter(), 2);
+                let not: [u64; 48] = core::array::from_fn(|i| !want[i]);
+                assert_eq!(got, Some(vec![want, not]), "{form:?}, round key {rk:#x}");
             }
         }
         #[cfg(target_arch = "x86_64")]

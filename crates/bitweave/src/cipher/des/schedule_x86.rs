@@ -83,21 +83,24 @@ impl Form {
         })
     }
 
-    /// Writes a round key's 48 bits as the bitsliced kernels' masks (0 or all ones; the
-    /// key's first bit, bit 47 of the u64, first) and returns true, or returns false on
+    /// The bitsliced kernels' masks of `round_keys` (`n` of them, in order), each round
+    /// key's 48 bits as 0 or all ones, its first bit (bit 47 of the u64) first; `None` on
     /// a CPU without the form.
-    pub(super) fn bit_masks(self, round_key: u64, out: &mut [u64; 48]) -> bool {
+    pub(super) fn masks(
+        self,
+        round_keys: impl Iterator<Item = u64>,
+        n: usize,
+    ) -> Option<Vec<[u64; 48]>> {
         if !self.available() {
-            return false;
+            return None;
         }
         // SAFETY: as in `round_keys`.
-        unsafe {
+        Some(unsafe {
             match self {
-                Form::Avx512 => bit_masks_avx512(round_key, out),
-                Form::Avx2 => bit_masks_avx2(round_key, out),
+                Form::Avx512 => masks_avx512(round_keys, n),
+                Form::Avx2 => masks_avx2(round_keys, n),
             }
-        }
-        true
+        })
     }
 }
 
@@ -172,49 +175,61 @@ unsafe fn round_keys_avx2(c0: u32, d0: u32) -> [u64; 16] {
     out
 }
 
-/// [`Form::bit_masks`] on the widest form this CPU runs. Four masks (AVX2) are a shift
-/// that brings each bit to the sign and a compare, where the portable form was two shifts
-/// and a shuffle per two (a 3DES key's 2,304 masks were over a quarter of its set-up, by a
-/// profile on Intel).
-pub(super) fn bit_masks(round_key: u64, out: &mut [u64; 48]) -> bool {
-    Form::best().is_some_and(|f| f.bit_masks(round_key, out))
+/// [`Form::masks`] on the widest form this CPU runs. Four masks (AVX2) are a shift that
+/// brings each bit to the sign and a compare, where the portable form was two shifts and
+/// a shuffle per two (a 3DES key's 2,304 masks were over a quarter of its set-up, by a
+/// profile on Intel). All of a key's masks are built in one call, each straight into the
+/// vector: zeroing its 18 KiB first (3DES) was a visible part of a new key's set-up.
+pub(super) fn masks(round_keys: impl Iterator<Item = u64>, n: usize) -> Option<Vec<[u64; 48]>> {
+    Form::best()?.masks(round_keys, n)
 }
 
-/// [`Form::bit_masks`] on AVX2.
+/// [`Form::masks`] on AVX2.
 ///
 /// # Safety
 /// The CPU must have AVX2.
 #[target_feature(enable = "avx2")]
-unsafe fn bit_masks_avx2(round_key: u64, out: &mut [u64; 48]) {
-    let key = _mm256_set1_epi64x(round_key as i64);
+unsafe fn masks_avx2(round_keys: impl Iterator<Item = u64>, n: usize) -> Vec<[u64; 48]> {
     let zero = _mm256_setzero_si256();
-    for (group, masks) in out.chunks_exact_mut(4).enumerate() {
-        // Mask i is bit 47 - i: shifted left by 16 + i it is the sign.
-        let first = 16 + 4 * group as i64;
-        let counts = _mm256_set_epi64x(first + 3, first + 2, first + 1, first);
-        let signs = _mm256_sllv_epi64(key, counts);
-        let m = _mm256_cmpgt_epi64(zero, signs);
-        // SAFETY: `masks` is four u64s, 32 writable bytes; storeu needs no alignment.
-        unsafe { _mm256_storeu_si256(masks.as_mut_ptr().cast(), m) };
+    let mut out = Vec::with_capacity(n);
+    for round_key in round_keys {
+        let key = _mm256_set1_epi64x(round_key as i64);
+        let mut masks = [0u64; 48];
+        for (group, masks) in masks.chunks_exact_mut(4).enumerate() {
+            // Mask i is bit 47 - i: shifted left by 16 + i it is the sign.
+            let first = 16 + 4 * group as i64;
+            let counts = _mm256_set_epi64x(first + 3, first + 2, first + 1, first);
+            let m = _mm256_cmpgt_epi64(zero, _mm256_sllv_epi64(key, counts));
+            // SAFETY: `masks` is four u64s, 32 writable bytes; storeu needs no alignment.
+            unsafe { _mm256_storeu_si256(masks.as_mut_ptr().cast(), m) };
+        }
+        out.push(masks);
     }
+    out
 }
 
-/// [`Form::bit_masks`] on AVX-512F: eight masks a shift and an arithmetic shift right.
+/// [`Form::masks`] on AVX-512F: eight masks a shift and an arithmetic shift right.
 ///
 /// # Safety
 /// The CPU must have AVX-512F.
 #[target_feature(enable = "avx512f")]
-unsafe fn bit_masks_avx512(round_key: u64, out: &mut [u64; 48]) {
-    let key = _mm512_set1_epi64(round_key as i64);
-    for (group, masks) in out.chunks_exact_mut(8).enumerate() {
-        // Mask i is bit 47 - i: shifted left by 16 + i it is the sign.
-        let first = 16 + 8 * group as i64;
-        let counts = _mm512_add_epi64(
-            _mm512_set1_epi64(first),
-            _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0),
-        );
-        let m = _mm512_srai_epi64::<63>(_mm512_sllv_epi64(key, counts));
-        // SAFETY: `masks` is eight u64s, 64 writable bytes; storeu needs no alignment.
-        unsafe { _mm512_storeu_si512(masks.as_mut_ptr().cast(), m) };
+unsafe fn masks_avx512(round_keys: impl Iterator<Item = u64>, n: usize) -> Vec<[u64; 48]> {
+    let mut out = Vec::with_capacity(n);
+    for round_key in round_keys {
+        let key = _mm512_set1_epi64(round_key as i64);
+        let mut masks = [0u64; 48];
+        for (group, masks) in masks.chunks_exact_mut(8).enumerate() {
+            // Mask i is bit 47 - i: shifted left by 16 + i it is the sign.
+            let first = 16 + 8 * group as i64;
+            let counts = _mm512_add_epi64(
+                _mm512_set1_epi64(first),
+                _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0),
+            );
+            let m = _mm512_srai_epi64::<63>(_mm512_sllv_epi64(key, counts));
+            // SAFETY: `masks` is eight u64s, 64 writable bytes; storeu needs no alignment.
+            unsafe { _mm512_storeu_si512(masks.as_mut_ptr().cast(), m) };
+        }
+        out.push(masks);
     }
+    out
 }

@@ -156,17 +156,12 @@ fn stages<L: Logic>(st: &mut [L; 64], keys: &[[u64; 48]], backwards: bool) {
 /// order, or from last to first when `backwards` (decryption with encryption's masks).
 #[inline(always)]
 fn crypt_planes<L: Logic>(planes: &[L; 64], keys: &[[u64; 48]], backwards: bool) -> [L; 64] {
-    let mut st = [L::splat(0); 64];
-    for (s, &p) in st.iter_mut().zip(IN_PLANE.iter()) {
-        *s = planes[p];
-    }
+    // Built by gathering, not zeroed then filled: on a short message (one batch) the
+    // zeroing and copying were a visible part of the call.
+    let mut st: [L; 64] = core::array::from_fn(|i| planes[IN_PLANE[i]]);
     stages(&mut st, keys, backwards);
     // An odd number of stages leaves R16 in the high half and L16 in the low one.
-    let mut out = [L::splat(0); 64];
-    for (o, &q) in out.iter_mut().zip(OUT_SRC.iter()) {
-        *o = st[(q + 32) % 64];
-    }
-    out
+    core::array::from_fn(|i| st[(OUT_SRC[i] + 32) % 64])
 }
 
 /// The whole bitsliced DES / triple-DES data path on 64 planes (the layout of
@@ -219,11 +214,7 @@ impl PlaneCipher for DesPlanes<'_> {
 /// directions swapped, each stage's rounds reversed), so decryption reads these from the
 /// last: a second copy was a third of a new 3DES key's set-up (with its wipe).
 fn round_key_masks(keys: &TdesKeys) -> Vec<[u64; 48]> {
-    let mut out = vec![[0; 48]; 16 * keys.stages.len()];
-    for (masks, round_key) in out.iter_mut().zip(keys.encryption_order()) {
-        super::bit_masks(round_key, masks);
-    }
-    out
+    super::bit_masks(keys.encryption_order(), 16 * keys.stages.len())
 }
 
 /// DES's round-key masks (encryption's; decryption reads them backwards): what the
