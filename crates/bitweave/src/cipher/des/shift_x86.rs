@@ -257,9 +257,14 @@ struct RotateTables {
     /// `[group]`: the pair selects' keys (the positions of bit 0, to choose between bits
     /// 0 and 1; of bit 2, between 2 and 3).
     pair: [[[u64; 4]; 2]; 2],
-    /// The merge chain's keys, in order: group A's bits 0 and 1 (A's two pairs), all of
-    /// A's (A and B's first pair), A's and B's bits 0 and 1 (then B's second pair).
-    merge: [[u64; 4]; 3],
+    /// `[group]`: the keys that merge a group's two pairs (the positions of its bits 0
+    /// and 1).
+    low_pair: [[u64; 4]; 2],
+    /// Group A's positions: the key between the groups.
+    group_a: [u64; 4],
+    /// Group A's and B's bits 0 and 1: the last key of the chain order (see
+    /// [`LanesRotate`]).
+    a_and_b_low: [u64; 4],
     /// The positions each lane's eight bits own, and the same for the lane it swaps with
     /// in a 128-bit half (the lane reduction's first step).
     owned: [u64; 4],
@@ -290,7 +295,9 @@ const ROTATE: RotateTables = {
             [places(0, 0b0001), places(0, 0b0100)],
             [places(1, 0b0001), places(1, 0b0100)],
         ],
-        merge: [places(0, 0b0011), a, or4(a, places(1, 0b0011))],
+        low_pair: [places(0, 0b0011), places(1, 0b0011)],
+        group_a: a,
+        a_and_b_low: or4(a, places(1, 0b0011)),
         owned,
         owned_swapped: [owned[1], owned[0], owned[3], owned[2]],
     }
@@ -310,21 +317,15 @@ const ROTATE: RotateTables = {
 /// Within a lane the eight looked-up bits (four per group) sit on eight distinct P
 /// positions, every other bit of the rotated tables being junk. A select `k ? u : v`
 /// (`vpternlogq` 0xCA) keyed by the positions of some of them passes those from `u` and
-/// everything else from `v`; seven such selects route each position to its own lookup,
-/// and one AND clears the positions no bit of this lane owns.
-///
-/// The selects are not a balanced tree: first a select per pair of lookups, then a chain
-/// that merges group A's two pairs, then B's first pair, then B's second. The eight
-/// lookups are variable rotates, which run on two ports (Intel's p0 and p1), so B's come
-/// out up to two cycles after A's; a balanced tree waits for them and then takes two more
-/// levels, the chain one. A small gain, near this machine's noise: Xeon family 6 model
-/// 207, 16 KiB, best of five and of three alternating runs, TSC c/B: 3DES-CBC encryption
-/// 74.6 → 73.2 and 75.8 → 74.1, DES-CBC 27.1 → 26.4 and 27.3 → 26.8.
+/// everything else from `v`; seven such selects route each position to its own lookup
+/// (see [`halves_or`]), and one AND clears the positions no bit of this lane owns.
 struct LanesRotate {
     truth: [[__m256i; 4]; 2],
     window: [__m256i; 2],
     pair: [[__m256i; 2]; 2],
-    merge: [__m256i; 3],
+    low_pair: [__m256i; 2],
+    group_a: __m256i,
+    a_and_b_low: __m256i,
     owned: __m256i,
     owned_swapped: __m256i,
 }
@@ -340,7 +341,9 @@ impl LanesRotate {
                 [lanes(t.pair[0][0]), lanes(t.pair[0][1])],
                 [lanes(t.pair[1][0]), lanes(t.pair[1][1])],
             ],
-            merge: [lanes(t.merge[0]), lanes(t.merge[1]), lanes(t.merge[2])],
+            low_pair: [lanes(t.low_pair[0]), lanes(t.low_pair[1])],
+            group_a: lanes(t.group_a),
+            a_and_b_low: lanes(t.a_and_b_low),
             owned: lanes(t.owned),
             owned_swapped: lanes(t.owned_swapped),
         }
@@ -375,12 +378,27 @@ fn pairs(c: &LanesRotate, g: usize, x63: __m256i) -> (__m256i, __m256i) {
 /// f up to the lane reduction's last step, on the windows of groups A (`xa`) and B
 /// (`xb`): each 128-bit half's two lanes ORed (and cleared outside the positions they own,
 /// the AND folded into the OR's `vpternlogq`, 0xF8: A | (B & C)).
+///
+/// After a select per pair of lookups, the pairs merge as a balanced tree (each group's
+/// pairs, then the groups), or with `CHAIN` in the order they finish: A's pairs, then B's
+/// first pair, then B's second. The eight lookups are variable rotates, which run on two
+/// ports, so B's come out up to two cycles after A's: a lone block's round (a serial
+/// chain) waits one select level less for them. With blocks in step the other blocks'
+/// work fills those cycles and the chain order cost 2 % on AMD Zen 4 (2026-11-30), so the
+/// in-step rounds keep the tree. Chain order on Intel, a small gain near this machine's
+/// noise (Xeon family 6 model 207, 16 KiB, best of five and of three alternating runs,
+/// TSC c/B): 3DES-CBC encryption 74.6 → 73.2 and 75.8 → 74.1, DES-CBC 27.1 → 26.4 and
+/// 27.3 → 26.8; on Zen 4 it saved 0.6 cycles a round (3DES-CBC 1.6 %).
 #[target_feature(enable = "avx2,avx512f,avx512vl")]
 #[inline]
-fn halves_or(c: &LanesRotate, xa: __m256i, xb: __m256i) -> __m256i {
+fn halves_or<const CHAIN: bool>(c: &LanesRotate, xa: __m256i, xb: __m256i) -> __m256i {
     let ((a01, a23), (b01, b23)) = (pairs(c, 0, xa), pairs(c, 1, xb));
-    let a = mux(c.merge[0], a01, a23);
-    let o = mux(c.merge[2], mux(c.merge[1], a, b01), b23);
+    let a = mux(c.low_pair[0], a01, a23);
+    let o = if CHAIN {
+        mux(c.a_and_b_low, mux(c.group_a, a, b01), b23)
+    } else {
+        mux(c.group_a, a, mux(c.low_pair[1], b01, b23))
+    };
     let clean = _mm256_and_si256(o, c.owned);
     let swapped = _mm256_shuffle_epi32::<0x4E>(o);
     _mm256_ternarylogic_epi64::<0xF8>(clean, swapped, c.owned_swapped)
@@ -418,7 +436,7 @@ impl RoundFunction for LanesRotate {
         unsafe {
             let xa = _mm256_rorv_epi32(xor(aka, pend), self.window[0]);
             let xb = _mm256_rorv_epi32(xor(akb, pend), self.window[1]);
-            let half = halves_or(self, xa, xb);
+            let half = halves_or::<false>(self, xa, xb);
             _mm256_or_si256(half, swap_halves(half))
         }
     }
@@ -486,7 +504,7 @@ impl RoundFunction for ChainRotate {
         unsafe {
             let xa = windows_of(aka, pend, c.window[0]);
             let xb = windows_of(akb, pend, c.window[1]);
-            let half = halves_or(c, xa, xb);
+            let half = halves_or::<true>(c, xa, xb);
             Halves {
                 half,
                 swapped: swap_halves(half),
@@ -862,9 +880,11 @@ mod tests {
                     )
                 };
                 let ((a01, a23), (b01, b23)) = (pair(0), pair(1));
-                let a = mux(t.merge[0][lane], a01, a23);
-                let o = mux(t.merge[2][lane], mux(t.merge[1][lane], a, b01), b23);
-                f |= o & t.owned[lane];
+                let a = mux(t.low_pair[0][lane], a01, a23);
+                let tree = mux(t.group_a[lane], a, mux(t.low_pair[1][lane], b01, b23));
+                let chain = mux(t.a_and_b_low[lane], mux(t.group_a[lane], a, b01), b23);
+                assert_eq!(tree & t.owned[lane], chain & t.owned[lane], "merge orders");
+                f |= tree & t.owned[lane];
             }
             assert_eq!(f, f64(r, &k) & 0xFFFF_FFFF, "half {r:#x}, keys {k:x?}");
         }
