@@ -208,17 +208,19 @@ impl DesKeySchedule {
 
 /// The bitsliced kernels' masks of `n` round keys, in order: each key's 48 bits as 0 or
 /// all ones, its first bit (bit 47 of the u64) first.
-pub(crate) fn bit_masks(mut round_keys: impl Iterator<Item = u64>, n: usize) -> Vec<[u64; 48]> {
+pub(crate) fn bit_masks(round_keys: impl Iterator<Item = u64>, n: usize) -> Vec<[u64; 48]> {
+    #[allow(unused_mut)] // borrowed mutably only by the x86 forms
+    let mut round_keys = round_keys;
     #[cfg(target_arch = "x86_64")]
     if let Some(masks) = schedule_x86::masks(&mut round_keys, n) {
         return masks;
     }
-    round_keys
-        .map(|round_key| {
-            // mask = 0 - bit: no branch.
-            core::array::from_fn(|i| 0u64.wrapping_sub((round_key >> (47 - i)) & 1))
-        })
-        .collect()
+    let mut out = Vec::with_capacity(n);
+    out.extend(round_keys.map(|round_key| -> [u64; 48] {
+        // mask = 0 - bit: no branch.
+        core::array::from_fn(|i| 0u64.wrapping_sub((round_key >> (47 - i)) & 1))
+    }));
+    out
 }
 
 /// One, two or three DES key schedules: single DES, or triple DES in EDE order
