@@ -179,7 +179,9 @@ unsafe fn round_keys_avx2(c0: u32, d0: u32) -> [u64; 16] {
 /// brings each bit to the sign and a compare, where the portable form was two shifts and
 /// a shuffle per two (a 3DES key's 2,304 masks were over a quarter of its set-up, by a
 /// profile on Intel). All of a key's masks are built in one call, each straight into the
-/// vector: zeroing its 18 KiB first (3DES) was a visible part of a new key's set-up.
+/// vector's spare capacity: zeroing its 18 KiB first (3DES) was a visible part of a new
+/// key's set-up, and a local array pushed after could leave a copy of secret masks on
+/// the stack.
 pub(super) fn masks(round_keys: impl Iterator<Item = u64>, n: usize) -> Option<Vec<[u64; 48]>> {
     Form::best()?.masks(round_keys, n)
 }
@@ -191,20 +193,25 @@ pub(super) fn masks(round_keys: impl Iterator<Item = u64>, n: usize) -> Option<V
 #[target_feature(enable = "avx2")]
 unsafe fn masks_avx2(round_keys: impl Iterator<Item = u64>, n: usize) -> Vec<[u64; 48]> {
     let zero = _mm256_setzero_si256();
-    let mut out = Vec::with_capacity(n);
-    for round_key in round_keys {
+    let mut out: Vec<[u64; 48]> = Vec::with_capacity(n);
+    let mut filled = 0;
+    for (slot, round_key) in out.spare_capacity_mut().iter_mut().zip(round_keys) {
         let key = _mm256_set1_epi64x(round_key as i64);
-        let mut masks = [0u64; 48];
-        for (group, masks) in masks.chunks_exact_mut(4).enumerate() {
+        let masks: *mut u64 = slot.as_mut_ptr().cast();
+        for group in 0..12 {
             // Mask i is bit 47 - i: shifted left by 16 + i it is the sign.
             let first = 16 + 4 * group as i64;
             let counts = _mm256_set_epi64x(first + 3, first + 2, first + 1, first);
             let m = _mm256_cmpgt_epi64(zero, _mm256_sllv_epi64(key, counts));
-            // SAFETY: `masks` is four u64s, 32 writable bytes; storeu needs no alignment.
-            unsafe { _mm256_storeu_si256(masks.as_mut_ptr().cast(), m) };
+            // SAFETY: `slot` is 48 u64s of the vector's spare capacity; this writes
+            // 4 of them at 4 × group < 48 (storeu needs no alignment).
+            unsafe { _mm256_storeu_si256(masks.add(4 * group).cast(), m) };
         }
-        out.push(masks);
+        filled += 1;
     }
+    debug_assert_eq!(filled, n, "one entry per round key");
+    // SAFETY: the first `filled` entries were written whole above.
+    unsafe { out.set_len(filled) };
     out
 }
 
@@ -214,11 +221,12 @@ unsafe fn masks_avx2(round_keys: impl Iterator<Item = u64>, n: usize) -> Vec<[u6
 /// The CPU must have AVX-512F.
 #[target_feature(enable = "avx512f")]
 unsafe fn masks_avx512(round_keys: impl Iterator<Item = u64>, n: usize) -> Vec<[u64; 48]> {
-    let mut out = Vec::with_capacity(n);
-    for round_key in round_keys {
+    let mut out: Vec<[u64; 48]> = Vec::with_capacity(n);
+    let mut filled = 0;
+    for (slot, round_key) in out.spare_capacity_mut().iter_mut().zip(round_keys) {
         let key = _mm512_set1_epi64(round_key as i64);
-        let mut masks = [0u64; 48];
-        for (group, masks) in masks.chunks_exact_mut(8).enumerate() {
+        let masks: *mut u64 = slot.as_mut_ptr().cast();
+        for group in 0..6 {
             // Mask i is bit 47 - i: shifted left by 16 + i it is the sign.
             let first = 16 + 8 * group as i64;
             let counts = _mm512_add_epi64(
@@ -226,10 +234,14 @@ unsafe fn masks_avx512(round_keys: impl Iterator<Item = u64>, n: usize) -> Vec<[
                 _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0),
             );
             let m = _mm512_srai_epi64::<63>(_mm512_sllv_epi64(key, counts));
-            // SAFETY: `masks` is eight u64s, 64 writable bytes; storeu needs no alignment.
-            unsafe { _mm512_storeu_si512(masks.as_mut_ptr().cast(), m) };
+            // SAFETY: `slot` is 48 u64s of the vector's spare capacity; this writes
+            // 8 of them at 8 × group < 48 (storeu needs no alignment).
+            unsafe { _mm512_storeu_si512(masks.add(8 * group).cast(), m) };
         }
-        out.push(masks);
+        filled += 1;
     }
+    debug_assert_eq!(filled, n, "one entry per round key");
+    // SAFETY: the first `filled` entries were written whole above.
+    unsafe { out.set_len(filled) };
     out
 }
