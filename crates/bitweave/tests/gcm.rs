@@ -68,6 +68,11 @@ fn matches_openssl_on_random_inputs() {
         383,
         384,
         385,
+        // The one-call bound on VAES-512 (496) and either side.
+        495,
+        496,
+        497,
+        512,
         1024,
         1025,
         4095,
@@ -146,7 +151,7 @@ fn tampering_fails_on(gcm: &AesGcm, aes: &str) {
     let nonce = [9; 12];
     // Short messages (one AES call, decrypted into a buffer) and long ones (in place,
     // the keystream put back on failure), across the 16 KiB piece boundary.
-    for len in [1usize, 64, 240, 241, 256, 1000, 16 * 1024 + 5] {
+    for len in [1usize, 64, 240, 241, 256, 496, 497, 1000, 16 * 1024 + 5] {
         let pt = vec![0x5a; len];
         let mut ct = pt.clone();
         let tag = gcm.encrypt_in_place(&nonce, b"ad", &mut ct).unwrap();

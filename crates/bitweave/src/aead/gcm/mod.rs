@@ -57,6 +57,9 @@ pub struct AesGcm {
     /// on AES-NI for the loop that interleaves the two ([`stitched`]).
     #[cfg(target_arch = "x86_64")]
     stitched: Option<Arc<AesX86>>,
+    /// Messages up to this many bytes take one AES call for E_K(J0) and their keystream:
+    /// [`SHORT_WIDE`] where AES runs on VAES-512, [`SHORT`] elsewhere.
+    short: usize,
 }
 
 impl AesGcm {
@@ -99,11 +102,17 @@ impl AesGcm {
             && crate::cpu::has_all(&stitched::FEATURES))
         .then(|| AesX86::new_shared(key, Level::AesNi))
         .flatten();
+        let short = if aes.blocks_backend(16 + SHORT_WIDE) == "vaes512" {
+            SHORT_WIDE
+        } else {
+            SHORT
+        };
         Ok(AesGcm {
             aes,
             ghash,
             #[cfg(target_arch = "x86_64")]
             stitched,
+            short,
         })
     }
 
@@ -131,13 +140,10 @@ impl AesGcm {
         let lengths = (aad.len() as u64, data.len() as u64);
         let mut y = self.hash_aad(aad);
         if data.len() <= SHORT {
-            let mut buf = [0u8; 16 + SHORT];
-            let buf = self.short_keystream(nonce, data, &mut buf);
-            data.copy_from_slice(&buf[16..]);
-            self.ghash.update_final(&mut y, data, lengths.0, lengths.1);
-            let tag = masked(y, &buf[..16]);
-            crate::bytes::wipe(buf);
-            return Ok(tag);
+            return Ok(self.encrypt_short::<{ 16 + SHORT }>(nonce, data, y, lengths));
+        }
+        if data.len() <= self.short {
+            return Ok(self.encrypt_short::<{ 16 + SHORT_WIDE }>(nonce, data, y, lengths));
         }
         let (mut counter, tag_mask) = self.first_counter(nonce);
         let done = self.stitched_bulk(&mut counter, &mut y, data, true);
@@ -164,11 +170,16 @@ impl AesGcm {
         check_length(data.len())?;
         let lengths = (aad.len() as u64, data.len() as u64);
         let mut y = self.hash_aad(aad);
+        if data.len() > SHORT && data.len() <= self.short {
+            self.ghash.update_final(&mut y, data, lengths.0, lengths.1);
+            return self.decrypt_short::<{ 16 + SHORT_WIDE }>(nonce, data, y, tag);
+        }
         let short = data.len() <= SHORT;
         let mut buf = [0u8; 16 + SHORT];
         let (expected, first) = if short {
             self.ghash.update_final(&mut y, data, lengths.0, lengths.1);
-            let buf = self.short_keystream(nonce, data, &mut buf);
+            let buf = &mut buf[..16 + data.len()];
+            self.short_keystream(nonce, data, buf);
             (masked(y, &buf[..16]), None)
         } else {
             let (first, tag_mask) = self.first_counter(nonce);
@@ -195,18 +206,53 @@ impl AesGcm {
         verdict
     }
 
-    /// For messages of at most [`SHORT`] bytes: `buf` becomes E_K(J0) ‖ (`data` ⊕
-    /// keystream) from one AES call; returns that much of it.
-    fn short_keystream<'b>(
+    /// [`Self::encrypt_in_place`] for a message of at most N - 16 bytes, through an N-byte
+    /// stack buffer (wiped).
+    fn encrypt_short<const N: usize>(
         &self,
         nonce: &[u8; 12],
-        data: &[u8],
-        buf: &'b mut [u8; 16 + SHORT],
-    ) -> &'b mut [u8] {
+        data: &mut [u8],
+        mut y: u128,
+        lengths: (u64, u64),
+    ) -> [u8; 16] {
+        let mut buf = [0u8; N];
         let buf = &mut buf[..16 + data.len()];
+        self.short_keystream(nonce, data, buf);
+        data.copy_from_slice(&buf[16..]);
+        self.ghash.update_final(&mut y, data, lengths.0, lengths.1);
+        let tag = masked(y, &buf[..16]);
+        crate::bytes::wipe(buf);
+        tag
+    }
+
+    /// The end of [`Self::decrypt_in_place`] for a message of at most N - 16 bytes (`y` its
+    /// final hash): decrypted into an N-byte stack buffer (wiped) and copied out only if
+    /// the tag matches.
+    fn decrypt_short<const N: usize>(
+        &self,
+        nonce: &[u8; 12],
+        data: &mut [u8],
+        y: u128,
+        tag: &[u8; 16],
+    ) -> Result<()> {
+        let mut buf = [0u8; N];
+        let buf = &mut buf[..16 + data.len()];
+        self.short_keystream(nonce, data, buf);
+        let verdict = if tags_equal(&masked(y, &buf[..16]), tag) {
+            data.copy_from_slice(&buf[16..]);
+            Ok(())
+        } else {
+            Err(Error::TagMismatch)
+        };
+        crate::bytes::wipe(buf);
+        verdict
+    }
+
+    /// For short messages (see [`SHORT`]): `buf`, 16 bytes longer than `data`, becomes
+    /// E_K(J0) ‖ (`data` ⊕ keystream) from one AES call.
+    fn short_keystream(&self, nonce: &[u8; 12], data: &[u8], buf: &mut [u8]) {
         buf[16..].copy_from_slice(data);
         self.aes.ctr_keystream_xor(&mut j0(nonce), buf);
-        buf
     }
 
     /// On the AES-NI tier, en- or decrypts and hashes the whole 128-byte groups of `data`
@@ -259,7 +305,7 @@ impl AesGcm {
         }
     }
 
-    /// For messages longer than [`SHORT`]: the first data counter block (J0 + 1) and
+    /// For longer messages than the short paths take: the first data counter block (J0 + 1) and
     /// E_K(J0), from a call of their own.
     fn first_counter(&self, nonce: &[u8; 12]) -> ([u8; 16], [u8; 16]) {
         let mut counter = j0(nonce);
@@ -284,6 +330,16 @@ fn pieces(data: &mut [u8]) -> impl Iterator<Item = (&mut [u8], bool)> {
 /// together (J0 and fifteen blocks, a 256-byte stack buffer): at 64 bytes a second call
 /// costs about as much as the whole message's keystream.
 const SHORT: usize = 240;
+
+/// [`SHORT`] where AES runs on VAES-512 (J0 and up to 31 blocks, a 512-byte buffer): from
+/// 240 to 496 bytes the second call was what kept AES-128-GCM under libgcrypt there
+/// (256 B encryption 1.09 → 0.96 TSC c/B, 0.88× → 0.97-1.00×; 384 B 0.85-0.88× →
+/// 0.98-1.02×; Intel Xeon family 6 model 207). On VAES-256 the seventeen blocks of a
+/// 256-byte message are one register more than a pass of eight, and AES-256-GCM at 256 B
+/// went from 1.02 to 1.09-1.34 c/B (`BITWEAVE_CPU=avx2`); on AES-NI the stitched loop
+/// was faster at 496 B. Messages up to [`SHORT`] keep the 256-byte buffer: zeroing and
+/// wiping a 512-byte one, or a closure around either, cost them ~5 % at 16 and 64 bytes.
+const SHORT_WIDE: usize = 496;
 
 /// The pre-counter block J0 = nonce ‖ 0^31 ‖ 1 (96-bit nonces).
 /// Built in a register: byte stores followed by a wide load of the same bytes stall on
