@@ -174,6 +174,8 @@ impl AesGcm {
             self.ghash.update_final(&mut y, data, lengths.0, lengths.1);
             return self.decrypt_short::<{ 16 + SHORT_WIDE }>(nonce, data, y, tag);
         }
+        // Up to SHORT the buffer stays in this function: through `decrypt_short` the 16-
+        // and 64-byte calls measured 5-10 % slower.
         let short = data.len() <= SHORT;
         let mut buf = [0u8; 16 + SHORT];
         let (expected, first) = if short {

@@ -210,8 +210,10 @@ pub(super) unsafe fn ctr_vaes256(aes: &AesX86, counter: &mut [u8], data: &mut [u
     // Round key 0 from the 128-bit rows, which need no address arithmetic: the counter
     // blocks' whitening does not wait for the 256-bit rows' place (1-2 cycles at 64 B).
     let k0 = _mm256_broadcastsi128_si256(aes.enc.v128()[0]);
-    // Whole groups from two on: building the per-call group pattern costs about what
-    // counting one group's registers directly does, so a single group does the latter.
+    // Whole groups from two on: a single group counts its registers directly. Even with
+    // the group pattern at 11 operations, one group through it ran 256 B at 0.84×
+    // libgcrypt against 0.88× (Intel, `BITWEAVE_CPU=avx2`): the bases' byte swaps and
+    // the selectors sit between the counter and the first round.
     let grouped = if len >= 512 { len / 256 * 256 } else { 0 };
     let (head, mut rest) = data.split_at_mut(grouped);
     if grouped > 0 {
