@@ -307,8 +307,8 @@ impl AesGcm {
         }
     }
 
-    /// For longer messages than the short paths take: the first data counter block (J0 + 1) and
-    /// E_K(J0), from a call of their own.
+    /// For messages longer than the short paths take: the first data counter block
+    /// (J0 + 1) and E_K(J0), from a call of their own.
     fn first_counter(&self, nonce: &[u8; 12]) -> ([u8; 16], [u8; 16]) {
         let mut counter = j0(nonce);
         let mut tag_mask = [0u8; 16];

@@ -345,14 +345,14 @@ impl GroupCounters {
         // the nibble of a + i under the all-ones byte's top four bits (a + i < 32, so
         // its own bits 4-7 are those of `upper` or zero).
         let (ones, top) = ([-1; 8], [0xF0u8 as i8; 8]);
-        let wide = |h: [i8; 8], l: [i8; 8]| {
+        let halves = |first: [i8; 8], second: [i8; 8]| {
             let mut b = [0i8; 16];
-            b[..8].copy_from_slice(&h);
-            b[8..].copy_from_slice(&l);
+            b[..8].copy_from_slice(&first);
+            b[8..].copy_from_slice(&second);
             b
         };
-        let keep_upper = bytes(wide(ones, top), wide(ones, top));
-        let keep_s = bytes(wide([0; 8], ones), wide([0; 8], ones));
+        let keep_upper = bytes(halves(ones, top), halves(ones, top));
+        let keep_s = bytes(halves([0; 8], ones), halves([0; 8], ones));
         let rows = _mm256_or_si256(
             _mm256_and_si256(upper, keep_upper),
             _mm256_and_si256(s, keep_s),
