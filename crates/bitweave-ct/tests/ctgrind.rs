@@ -141,6 +141,7 @@ fn des_family_and_seed_batch_kernels_are_constant_time() {
         "des-ede3/sliced256",
         "seed/ct64",
         "seed/aesni128",
+        "seed/aesni256",
     ]);
 }
 

@@ -26,6 +26,7 @@ fn g_functions() -> Vec<(&'static str, GFn)> {
             Level::Gfni256,
             Level::Vaes256,
             Level::Aesni128,
+            Level::Aesni256,
         ] {
             v.push((level.name(), Box::new(move |w| level.g(w))));
         }
@@ -100,7 +101,9 @@ fn seed_backends() -> Vec<registry::BackendInfo> {
     // The GFNI and AES-NI engines exist only in x86-64 builds, `armv8` only in ARM64
     // ones; ct64 everywhere.
     let expected: &[&str] = if cfg!(target_arch = "x86_64") {
-        &["ct64", "aesni", "aesni128", "gfni128", "gfni256", "gfni512"]
+        &[
+            "ct64", "aesni", "aesni128", "aesni256", "gfni128", "gfni256", "gfni512",
+        ]
     } else if cfg!(target_arch = "aarch64") {
         &["ct64", "armv8"]
     } else {

@@ -1,5 +1,5 @@
-//! `gfni512`, `gfni256`, `vaes256`, `aesni128`: SEED with blocks spread across 32-bit
-//! lanes and the S-boxes on GFNI, or on the AES instructions where GFNI is missing.
+//! `gfni512`, `gfni256`, `vaes256`, `aesni256`, `aesni128`: SEED with blocks spread across
+//! 32-bit lanes and the S-boxes on GFNI, or on the AES instructions where GFNI is missing.
 //!
 //! **Layout** (SEED-on-Cell §3, widened): the paper puts word k of four blocks in one
 //! 128-bit SPE register, so the Feistel halves L0, L1, R0, R1 are four registers and every
@@ -22,7 +22,8 @@
 //! Here: the levels, the backend, the shared round structure (`seed_core!`) and the
 //! AVX2 and SSE lane primitives (`avx2_lanes!`, `sse_lanes!`); one file per backend
 //! supplies its G: `gfni512`, `gfni256` (VEX-encoded GFNI, no AVX-512), `vaes256`,
-//! `aesni128` (`vaes256`'s G on xmm registers, for CPUs with neither VAES nor GFNI).
+//! `aesni256` (`vaes256`'s G with AESENCLAST per 128-bit half, for AVX2 without VAES) and
+//! `aesni128` (`vaes256`'s G on xmm registers, for CPUs with neither AVX2 nor VAES).
 #![allow(unsafe_code)]
 
 use core::arch::x86_64::*;
@@ -53,11 +54,19 @@ pub const GROUPS_VAES256: usize = 8;
 /// c/B) ran 2 / 4 / 6 / 8 groups at 9.87 / 7.15 / 6.66 / 6.62.
 pub const GROUPS_AESNI128: usize = 8;
 
+/// Register groups (of 8 blocks) in flight on AVX2 with AES-NI only (`aesni256`, at most
+/// 8): Intel Xeon family 6 model 207 with `--backend aesni256` (2026-12-01, 16 KiB ECB,
+/// TSC c/B, three noisy runs each) ran 4 / 6 / 8 groups at 4.86-5.24 / 4.40-5.16 /
+/// 4.45-4.86; its G is `vaes256`'s plus three operations, so it wants as many in flight.
+pub const GROUPS_AESNI256: usize = 8;
+
 /// Which instruction set a keyed [`SeedX86`] runs on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Level {
     /// AES-NI, SSSE3, SSE4.1: 4 blocks per xmm register, S-boxes through AESENCLAST.
     Aesni128,
+    /// AVX2 + AES-NI (no VAES, no GFNI): 8 blocks per ymm register, AESENCLAST per half.
+    Aesni256,
     /// AVX2 + GFNI (VEX-encoded): 8 blocks per ymm register.
     Gfni256,
     /// AVX-512F/BW + GFNI: 16 blocks per zmm register.
@@ -79,6 +88,7 @@ impl Level {
             Level::Gfni512 => "gfni512",
             Level::Vaes256 => "vaes256",
             Level::Aesni128 => "aesni128",
+            Level::Aesni256 => "aesni256",
         }
     }
 
@@ -90,6 +100,7 @@ impl Level {
             Level::Gfni512 => &[Avx512f, Avx512bw, Gfni],
             Level::Vaes256 => &[Avx2, Aes, Vaes],
             Level::Aesni128 => &[Aes, Ssse3, Sse41],
+            Level::Aesni256 => &[Avx2, Aes, Ssse3, Sse41],
         }
     }
 
@@ -106,6 +117,7 @@ impl Level {
                 Level::Gfni256 => gfni256::g_word(w),
                 Level::Vaes256 => vaes256::g_word(w),
                 Level::Aesni128 => aesni128::g_word(w),
+                Level::Aesni256 => aesni256::g_word(w),
             }
         })
     }
@@ -116,6 +128,7 @@ impl Level {
             Level::Gfni256 => 8 * GROUPS_256,
             Level::Vaes256 => 8 * GROUPS_VAES256,
             Level::Aesni128 => 4 * GROUPS_AESNI128,
+            Level::Aesni256 => 8 * GROUPS_AESNI256,
             Level::Gfni512 => 16 * GROUPS_512,
         }
     }
@@ -151,6 +164,8 @@ impl SeedX86 {
             Level::Vaes256 => SeedKeySchedule::new(key, |w| unsafe { vaes256::g_word(w) }),
             // SAFETY: `level.available()` confirmed AES-NI, SSSE3 and SSE4.1 above.
             Level::Aesni128 => SeedKeySchedule::new(key, |w| unsafe { aesni128::g_word(w) }),
+            // SAFETY: `level.available()` confirmed AVX2 and AES-NI above.
+            Level::Aesni256 => SeedKeySchedule::new(key, |w| unsafe { aesni256::g_word(w) }),
         };
         let enc = ks.round_keys;
         let mut dec = enc;
@@ -180,6 +195,13 @@ impl SeedX86 {
             // SAFETY: a SeedX86 at Aesni128 exists only where AES-NI, SSSE3 and SSE4.1
             // were detected.
             Level::Aesni128 => unsafe { aesni128::crypt(blocks, rk) },
+            // SAFETY: a SeedX86 at Aesni256 exists only where AVX2, AES-NI, SSSE3 and
+            // SSE4.1 were detected, which `aesni128` needs too. Up to four blocks fill one
+            // xmm register: a half-empty ymm one costs more (4 blocks, ECB: 21.7 TSC c/B
+            // against 15.5, Xeon family 6 model 207).
+            Level::Aesni256 if blocks.len() <= 64 => unsafe { aesni128::crypt(blocks, rk) },
+            // SAFETY: as above.
+            Level::Aesni256 => unsafe { aesni256::crypt(blocks, rk) },
         }
     }
 }
@@ -537,6 +559,8 @@ mod gfni256;
 
 mod vaes256;
 
+mod aesni256;
+
 /// [`avx2_lanes`] on 128-bit registers (4 blocks each), with SSE encodings only: for CPUs
 /// with AES-NI but neither VAES nor GFNI.
 macro_rules! sse_lanes {
@@ -648,6 +672,7 @@ mod tests {
             Level::Gfni256,
             Level::Vaes256,
             Level::Aesni128,
+            Level::Aesni256,
         ] {
             if !level.available() {
                 eprintln!(
