@@ -7,7 +7,7 @@ mod common;
 use common::{bitweave, check_failure};
 use std::process::Output;
 
-const TIERS: [&str; 4] = ["portable", "aesni", "avx2", "avx512"];
+const TIERS: [&str; 5] = ["portable", "aesni", "avx2-novaes", "avx2", "avx512"];
 
 fn list(cap: Option<&str>) -> String {
     let mut cmd = bitweave();
@@ -114,6 +114,11 @@ fn every_reachable_tier_selects_its_own_backends() {
                 ("des-ede3", "sliced64", "shift64"),
                 ("seed", "aesni128", "aesni"),
             ],
+            "avx2-novaes" => &[
+                ("aes-256", "aesni", "aesni"),
+                ("des", "sliced256", "shift256"),
+                ("seed", "aesni256", "aesni"),
+            ],
             "avx2" => &[
                 ("aes-256", "vaes256", "vaes256"),
                 ("des", "sliced256", "shift256"),
@@ -138,7 +143,7 @@ fn every_reachable_tier_selects_its_own_backends() {
         let pi_default = aead.rsplit("(default ").next().unwrap();
         let want_pi = match tier {
             "portable" | "aesni" => Some("portable)"),
-            "avx2" => Some("avx2)"),
+            "avx2-novaes" | "avx2" => Some("avx2)"),
             _ => None,
         };
         if let Some(p) = want_pi {

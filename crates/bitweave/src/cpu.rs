@@ -9,7 +9,8 @@
 //! |---|---|---|
 //! | both | `portable` | nothing beyond the architecture's baseline (SSE2 on x86-64; on ARM64 not even NEON, so the scalar code is what runs) |
 //! | x86-64 | `aesni` | + SSSE3, SSE4.1, AES-NI, PCLMULQDQ (no AVX2) |
-//! | x86-64 | `avx2` | + AVX2, VAES-256, VPCLMULQDQ (no AVX-512, no GFNI: the AMD Zen 3 class) |
+//! | x86-64 | `avx2-novaes` | + AVX2 (no VAES, no VPCLMULQDQ: the Intel Haswell to Cascade Lake and AMD Zen 1/2 class) |
+//! | x86-64 | `avx2` | + VAES-256, VPCLMULQDQ (no AVX-512, no GFNI: the AMD Zen 3 class) |
 //! | x86-64 | `avx512` | everything the CPU has (the default) |
 //! | ARM64 | `neon` | + NEON (Advanced SIMD), without the crypto extension |
 //! | ARM64 | `crypto` | + the ARMv8 crypto extension's AES instructions (the default) |
@@ -99,7 +100,8 @@ impl Feature {
         match self {
             Feature::Sse2 => Tier::Portable,
             Feature::Ssse3 | Feature::Sse41 | Feature::Aes | Feature::Pclmulqdq => Tier::Aesni,
-            Feature::Avx2 | Feature::Vaes | Feature::Vpclmulqdq => Tier::Avx2,
+            Feature::Avx2 => Tier::Avx2NoVaes,
+            Feature::Vaes | Feature::Vpclmulqdq => Tier::Avx2,
             Feature::Gfni
             | Feature::Avx512f
             | Feature::Avx512bw
@@ -178,6 +180,7 @@ impl Feature {
 pub enum Tier {
     Portable,
     Aesni,
+    Avx2NoVaes,
     Avx2,
     Avx512,
     Neon,
@@ -187,7 +190,13 @@ pub enum Tier {
 impl Tier {
     /// This architecture's tiers, lowest first.
     #[cfg(not(target_arch = "aarch64"))]
-    pub const ALL: &'static [Tier] = &[Tier::Portable, Tier::Aesni, Tier::Avx2, Tier::Avx512];
+    pub const ALL: &'static [Tier] = &[
+        Tier::Portable,
+        Tier::Aesni,
+        Tier::Avx2NoVaes,
+        Tier::Avx2,
+        Tier::Avx512,
+    ];
     /// This architecture's tiers, lowest first.
     #[cfg(target_arch = "aarch64")]
     pub const ALL: &'static [Tier] = &[Tier::Portable, Tier::Neon, Tier::Crypto];
@@ -202,6 +211,7 @@ impl Tier {
         match self {
             Tier::Portable => "portable",
             Tier::Aesni => "aesni",
+            Tier::Avx2NoVaes => "avx2-novaes",
             Tier::Avx2 => "avx2",
             Tier::Avx512 => "avx512",
             Tier::Neon => "neon",
@@ -220,6 +230,7 @@ impl Tier {
         match self {
             Tier::Portable => &[],
             Tier::Aesni => &[Feature::Aes, Feature::Sse41],
+            Tier::Avx2NoVaes => &[Feature::Avx2, Feature::Aes],
             Tier::Avx2 => &[Feature::Avx2, Feature::Aes, Feature::Vaes],
             Tier::Avx512 => &[Feature::Avx512f, Feature::Avx512bw],
             Tier::Neon => &[Feature::Neon],
@@ -420,6 +431,7 @@ mod tests {
         let every = [
             Tier::Portable,
             Tier::Aesni,
+            Tier::Avx2NoVaes,
             Tier::Avx2,
             Tier::Avx512,
             Tier::Neon,
@@ -444,5 +456,14 @@ mod tests {
         ] {
             assert!(f.tier() <= Tier::Avx2, "{}", f.name());
         }
+    }
+
+    #[test]
+    fn the_haswell_tier_has_avx2_but_no_vaes() {
+        assert_eq!(Feature::Avx2.tier(), Tier::Avx2NoVaes);
+        for f in [Feature::Vaes, Feature::Vpclmulqdq, Feature::Gfni] {
+            assert!(f.tier() > Tier::Avx2NoVaes, "{}", f.name());
+        }
+        assert!(Tier::Aesni < Tier::Avx2NoVaes && Tier::Avx2NoVaes < Tier::Avx2);
     }
 }

@@ -49,10 +49,10 @@ pub fn disabled_features() -> &'static [&'static CStr] {
     const X86_HIGHEST_FIRST: &[&CStr] = &[
         c"intel-avx512",
         c"intel-gfni",
+        c"intel-vaes-vpclmul",
         c"intel-avx",
         c"intel-avx2",
         c"intel-fast-vpgather",
-        c"intel-vaes-vpclmul",
         c"intel-aesni",
         c"intel-pclmul",
         c"intel-ssse3",
@@ -68,6 +68,7 @@ pub fn disabled_features() -> &'static [&'static CStr] {
     ];
     let (list, above) = match cap() {
         Ok(Some(Tier::Avx2)) => (X86_HIGHEST_FIRST, 2),
+        Ok(Some(Tier::Avx2NoVaes)) => (X86_HIGHEST_FIRST, 3),
         Ok(Some(Tier::Aesni)) => (X86_HIGHEST_FIRST, 6),
         Ok(Some(Tier::Neon)) => (ARM_HIGHEST_FIRST, 4),
         Ok(Some(Tier::Portable)) if cfg!(target_arch = "aarch64") => (ARM_HIGHEST_FIRST, 5),
