@@ -66,6 +66,13 @@ pub trait BlockCipher: Send + Sync {
     fn width(&self) -> usize;
     /// The backend's registry name (`soft`, `aesni`, ...).
     fn backend(&self) -> &'static str;
+    /// The registry name of the kernel that runs a call on `bytes` bytes of blocks: that
+    /// of [`backend`](Self::backend) unless the backend hands calls of some sizes to
+    /// another of its kernels (the bench names the kernel a row measured).
+    fn backend_for(&self, bytes: usize) -> &'static str {
+        let _ = bytes;
+        self.backend()
+    }
     /// Encrypts every block of `blocks` in place.
     fn encrypt_blocks(&self, blocks: &mut [u8]);
     /// Decrypts every block of `blocks` in place.

@@ -171,7 +171,7 @@ impl Cipher {
     /// The backend that runs a call on `bytes` bytes of independent blocks (ECB, CTR,
     /// CBC/CFB decryption): the serial one up to `serial_blocks(kind)` blocks.
     pub fn blocks_backend(&self, bytes: usize) -> &'static str {
-        self.for_blocks(bytes).backend()
+        self.for_blocks(bytes).backend_for(bytes)
     }
 
     /// The batch backend (keyed now if it was not yet).
