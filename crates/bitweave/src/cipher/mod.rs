@@ -8,7 +8,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::bytes::{wipe, xor};
+use crate::bytes::{wipe, with_scratch, xor};
 use crate::error::{Error, Result};
 
 pub mod aes;
@@ -198,19 +198,21 @@ pub fn cbc_decrypt_by_slabs<C: BlockCipher + ?Sized>(c: &C, prev: &mut [u8], dat
     }
     let row = prev.len();
     let slab = (CBC_SLAB.max(c.width() * c.block_size()) / row).max(1) * row;
-    let mut behind = Vec::with_capacity(slab);
-    for s in data.chunks_mut(slab) {
-        behind.clear();
-        behind.extend_from_slice(&prev[..row.min(s.len())]);
-        if s.len() > row {
-            behind.extend_from_slice(&s[..s.len() - row]);
+    with_scratch(slab.min(data.len()), |behind| {
+        for s in data.chunks_mut(slab) {
+            let n = s.len();
+            let head = row.min(n);
+            behind[..head].copy_from_slice(&prev[..head]);
+            if n > row {
+                behind[row..n].copy_from_slice(&s[..n - row]);
+            }
+            if n >= row && n.is_multiple_of(row) {
+                prev.copy_from_slice(&s[n - row..]);
+            }
+            c.decrypt_blocks(s);
+            xor(s, &behind[..n]);
         }
-        if s.len() >= row && s.len().is_multiple_of(row) {
-            prev.copy_from_slice(&s[s.len() - row..]);
-        }
-        c.decrypt_blocks(s);
-        xor(s, &behind);
-    }
+    })
 }
 
 /// The portable CFB decryption loop: per slab, the ciphertext one row behind (the chain
@@ -221,21 +223,21 @@ pub fn cfb_decrypt_by_slabs<C: BlockCipher + ?Sized>(c: &C, prev: &mut [u8], dat
     }
     let (bs, row) = (c.block_size(), prev.len());
     let slab = (CBC_SLAB.max(c.width() * bs) / row).max(1) * row;
-    let mut keystream = Vec::with_capacity(slab);
-    for s in data.chunks_mut(slab) {
-        let used = s.len().div_ceil(bs) * bs;
-        keystream.clear();
-        keystream.extend_from_slice(&prev[..row.min(used)]);
-        if used > row {
-            keystream.extend_from_slice(&s[..used - row]);
+    with_scratch(slab.min(data.len().div_ceil(bs) * bs), |keystream| {
+        for s in data.chunks_mut(slab) {
+            let used = s.len().div_ceil(bs) * bs;
+            let head = row.min(used);
+            keystream[..head].copy_from_slice(&prev[..head]);
+            if used > row {
+                keystream[row..used].copy_from_slice(&s[..used - row]);
+            }
+            if s.len() >= row && s.len().is_multiple_of(row) {
+                prev.copy_from_slice(&s[s.len() - row..]);
+            }
+            c.encrypt_blocks(&mut keystream[..used]);
+            xor(s, keystream);
         }
-        if s.len() >= row && s.len().is_multiple_of(row) {
-            prev.copy_from_slice(&s[s.len() - row..]);
-        }
-        c.encrypt_blocks(&mut keystream);
-        xor(s, &keystream);
-    }
-    wipe(&mut keystream);
+    })
 }
 
 /// Counter blocks per `encrypt_blocks` call in [`ctr_by_batches`], at least (and at
@@ -251,14 +253,14 @@ pub fn ctr_by_batches<C: BlockCipher + ?Sized>(c: &C, counter: &mut [u8], data: 
     }
     let bs = counter.len();
     let batch = CTR_BATCH.max(c.width()) * bs;
-    let mut keystream = vec![0u8; batch.min(data.len().div_ceil(bs) * bs)];
-    for chunk in data.chunks_mut(batch) {
-        let ks = &mut keystream[..chunk.len().div_ceil(bs) * bs];
-        fill_counters(counter, ks);
-        c.encrypt_blocks(ks);
-        xor(chunk, ks);
-    }
-    wipe(&mut keystream);
+    with_scratch(batch.min(data.len().div_ceil(bs) * bs), |keystream| {
+        for chunk in data.chunks_mut(batch) {
+            let ks = &mut keystream[..chunk.len().div_ceil(bs) * bs];
+            fill_counters(counter, ks);
+            c.encrypt_blocks(ks);
+            xor(chunk, ks);
+        }
+    })
 }
 
 /// Writes consecutive counter blocks from `counter` into `out` (whole blocks) and
