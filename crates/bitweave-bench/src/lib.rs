@@ -5,8 +5,9 @@
 //!
 //! Cycles are TSC reference cycles (`rdtsc`), the same clock for bitweave and its peers;
 //! the TSC frequency is calibrated against the wall clock and printed. Each figure is the
-//! best of several alternating measurements, which keeps a shared, noisy machine from
-//! favouring either side. The CLI's `bitweave bench` and Python's `bitweave.bench()` are
+//! best of several alternating measurements, each the fastest of its batches of calls
+//! ([`clock::cycles_per_call`]), which keeps a shared, noisy machine from favouring
+//! either side. The CLI's `bitweave bench` and Python's `bitweave.bench()` are
 //! thin front ends over this crate.
 //!
 //! Layers run one way: `clock`, `peers` → `block`, `aead`, `gcm` (rows) → `tables`,

@@ -103,7 +103,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
     };
     if !args.json {
         println!(
-            "bitweave bench: {} B buffers, cycles = TSC at {:.2} GHz, best of 3 alternating runs; peers on 1 thread: {}",
+            "bitweave bench: {} B buffers, cycles = TSC at {:.2} GHz, fastest batch of calls, best of 3 alternating runs; peers on 1 thread: {}",
             args.sizes
                 .iter()
                 .map(|s| s.to_string())
