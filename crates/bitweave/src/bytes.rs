@@ -168,3 +168,22 @@ mod x86 {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Both homes of the scratch buffer (stack up to `STACK_SCRATCH`, heap beyond) hand
+    /// out exactly `len` zero bytes and pass the closure's result back.
+    #[test]
+    fn scratch_is_zeroed_and_exactly_as_long() {
+        for len in [0, 1, 24, STACK_SCRATCH, STACK_SCRATCH + 1, 9000] {
+            let (got, zero) = with_scratch(len, |b| {
+                let zero = b.iter().all(|&x| x == 0);
+                b.fill(0xa5);
+                (b.len(), zero)
+            });
+            assert_eq!((got, zero), (len, true), "scratch of {len} bytes");
+        }
+    }
+}
