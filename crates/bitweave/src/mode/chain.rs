@@ -74,6 +74,20 @@ impl Chain {
     /// (whole batches of the backend; on large calls no narrower than the backend's
     /// `min_streamed_share`), each run down every row on its own thread.
     fn serial(&mut self, c: &Cipher, fb: Feedback, data: &mut [u8], parts: usize) {
+        // One stream of whole blocks on one thread, the common small call: straight to the
+        // backend. (Block sizes are powers of two, so a mask tests for whole blocks.)
+        let row_len = self.row.len();
+        if parts <= 1 && row_len == c.block_size() && data.len() & (row_len - 1) == 0 {
+            c.encrypt_chains(fb, &mut self.row, data);
+            return;
+        }
+        self.serial_rows(c, fb, data, parts);
+    }
+
+    /// [`Chain::serial`] in general. Kept out of line, so the one-stream path above does
+    /// not pay this one's register saves and stack frame.
+    #[inline(never)]
+    fn serial_rows(&mut self, c: &Cipher, fb: Feedback, data: &mut [u8], parts: usize) {
         let row_len = self.row.len();
         let bs = c.block_size();
         // (Integer division costs more than a one-block call's AES rounds on some CPUs:
@@ -130,14 +144,22 @@ impl Chain {
         parallel::for_each_mut(&mut work, |(st, rows)| c.encrypt_chain_rows(fb, st, rows));
     }
 
-    /// CBC or CFB decryption over `parts` threads: each chunk (whole rows) starts from the
-    /// ciphertext row before it, copied before any chunk is overwritten.
+    /// CBC or CFB decryption over `parts` threads.
     fn parallel_decrypt(&mut self, c: &Cipher, data: &mut [u8], parts: usize, cfb: bool) {
-        let row_len = self.row.len();
         if parts <= 1 {
             self.decrypt_rows(c, data, cfb);
-            return;
+        } else {
+            self.decrypt_in_parts(c, data, parts, cfb);
         }
+    }
+
+    /// [`Chain::parallel_decrypt`] on more than one thread: each chunk (whole rows) starts
+    /// from the ciphertext row before it, copied before any chunk is overwritten. Kept out
+    /// of line, so a call on one thread does not pay this one's register saves and stack
+    /// frame.
+    #[inline(never)]
+    fn decrypt_in_parts(&mut self, c: &Cipher, data: &mut [u8], parts: usize, cfb: bool) {
+        let row_len = self.row.len();
         let chunk = parallel::chunk_len(data.len(), row_len, parts);
         let starts: Vec<Vec<u8>> = (0..data.len().div_ceil(chunk))
             .map(|i| match i {
