@@ -920,6 +920,135 @@ fn split(x: __m512i) -> [__m256i; 2] {
     [_mm512_castsi512_si256(x), _mm512_extracti64x4_epi64::<1>(x)]
 }
 
+/// `P` zmm registers of block pairs and one ymm register of a lone block, stepped through
+/// the rounds together ([`crypt_mixed`]): an odd number of blocks in one pass.
+#[derive(Clone, Copy)]
+struct Mixed<const P: usize> {
+    pairs: [__m512i; P],
+    one: __m256i,
+}
+
+/// Only [`crypt_mixed`] (which enables AVX-512F) holds a [`Mixed`], so every caller of
+/// these has AVX-512F, as for `__m512i`'s impl.
+impl<const P: usize> Vector for Mixed<P> {
+    #[inline(always)]
+    fn zero() -> Self {
+        Mixed {
+            pairs: [__m512i::zero(); P],
+            one: __m256i::zero(),
+        }
+    }
+    #[inline(always)]
+    fn xor(self, other: Self) -> Self {
+        let mut pairs = self.pairs;
+        for (p, o) in pairs.iter_mut().zip(other.pairs) {
+            *p = p.xor(o);
+        }
+        Mixed {
+            pairs,
+            one: self.one.xor(other.one),
+        }
+    }
+    #[inline(always)]
+    fn settled(self) -> Self {
+        // A loop, not `map`: see `lanes4`.
+        let mut pairs = self.pairs;
+        for p in pairs.iter_mut() {
+            *p = p.settled();
+        }
+        Mixed {
+            pairs,
+            one: self.one.settled(),
+        }
+    }
+    #[inline(always)]
+    fn round_keys(k: &[u64; 8]) -> (Self, Self) {
+        let (a, b) = __m256i::round_keys(k);
+        let (pa, pb) = __m512i::round_keys(k);
+        (
+            Mixed {
+                pairs: [pa; P],
+                one: a,
+            },
+            Mixed {
+                pairs: [pb; P],
+                one: b,
+            },
+        )
+    }
+}
+
+/// `rotate256`'s round on a [`Mixed`]: the pairs' constants in zmm registers, the lone
+/// block's in ymm ones.
+struct MixedRotate<const P: usize> {
+    pairs: LanesRotate<__m512i>,
+    one: LanesRotate<__m256i>,
+}
+
+impl<const P: usize> RoundFunction for MixedRotate<P> {
+    type V = Mixed<P>;
+    type Out = Mixed<P>;
+
+    #[inline(always)]
+    fn zero(&self) -> Mixed<P> {
+        Mixed::zero()
+    }
+
+    #[inline(always)]
+    unsafe fn f(&self, aka: Mixed<P>, akb: Mixed<P>, pend: Mixed<P>) -> Mixed<P> {
+        let c = self;
+        let mut pairs = pend.pairs;
+        // SAFETY: the caller has AVX2 and AVX-512F/VL (the trait's contract), all these
+        // use.
+        unsafe {
+            for (i, p) in pairs.iter_mut().enumerate() {
+                *p = c.pairs.f(aka.pairs[i], akb.pairs[i], *p);
+            }
+            Mixed {
+                pairs,
+                one: c.one.f(aka.one, akb.one, pend.one),
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn plain(&self, out: Mixed<P>) -> Mixed<P> {
+        out
+    }
+}
+
+/// `2P + 1` blocks (exactly `blocks`) through `rotate256`'s rounds in one pass: `P` zmm
+/// pairs and the last block in a ymm register, their instructions interleaved, where the
+/// lone block ran after the pairs on its own before (its round latency-bound).
+///
+/// # Safety
+/// The CPU must have AVX2 and AVX-512F/VL.
+#[target_feature(enable = "avx2,avx512f,avx512vl")]
+unsafe fn crypt_mixed<const P: usize>(blocks: &mut [u8], keys: &[[u64; 8]]) {
+    assert_eq!(blocks.len(), 16 * P + 8, "2P + 1 blocks");
+    let (mut l, mut r) = (Mixed::<P>::zero(), Mixed::<P>::zero());
+    let (pairs, last) = blocks.split_at_mut(16 * P);
+    for (n, pair) in pairs.chunks_exact(16).enumerate() {
+        let ((l0, r0), (l1, r1)) = (ip(&pair[..8]), ip(&pair[8..]));
+        l.pairs[n] = halves(broadcast(l0), broadcast(l1));
+        r.pairs[n] = halves(broadcast(r0), broadcast(r1));
+    }
+    let (bl, br) = ip(last);
+    (l.one, r.one) = (broadcast(bl), broadcast(br));
+    let c = MixedRotate::<P> {
+        pairs: LanesRotate::new_pairs(),
+        one: LanesRotate::new(),
+    };
+    // SAFETY: this function's features are `MixedRotate`'s.
+    let ([l], [r]) = unsafe { rounds([l], [r], keys, &c) };
+    for (n, pair) in pairs.chunks_exact_mut(16).enumerate() {
+        let ([l0, l1], [r0, r1]) = (split(l.pairs[n]), split(r.pairs[n]));
+        fp(lane0(l0), lane0(r0), &mut pair[..8]);
+        fp(lane0(l1), lane0(r1), &mut pair[8..]);
+    }
+    fp(lane0(l.one), lane0(r.one), last);
+}
+
 /// One CBC/CFB/OFB encryption chain over whole blocks with the feedback kept broadcast
 /// in registers (IP domain); `state` is the chain's block.
 ///
@@ -1055,8 +1184,7 @@ pub(crate) unsafe fn rounds_avx512(l: u64, r: u64, keys: &[[u64; 8]]) -> (u64, u
 /// then two, then one.
 ///
 /// On Intel, from four blocks, the blocks go two per zmm register first
-/// ([`crypt_in_step_pairs`]): three registers (six blocks) in step, then two, then one
-/// for exactly two blocks left; three or one left take the ymm form. A zmm instruction
+/// ([`crypt_in_step_pairs`], then what is left as [`crypt_pairs_first`] says). A zmm instruction
 /// does a ymm one's work for two blocks on two ports where the ymm form has three, a
 /// round's work per block ~20 % less. Xeon family 6 model 207 (2026-12-01, TSC c/B, ymm
 /// → pairs, best of three alternating runs): 3DES ECB 32 B 56.9 → 36.0, 64 B 48.9 →
@@ -1085,23 +1213,31 @@ pub(crate) unsafe fn crypt_avx512(blocks: &mut [u8], keys: &[[u64; 8]]) {
     }
 }
 
-/// [`crypt_avx512`]'s order on Intel: zmm pairs while two or more blocks are left, except
-/// three, which take the ymm form in step, as does a last single block.
+/// [`crypt_avx512`]'s order on Intel: six blocks at a time as three zmm pairs, then what
+/// is left (up to five blocks) in one pass: pairs; five as two pairs with the last block
+/// beside them in a ymm register ([`crypt_mixed`]); three in the ymm form in step (as
+/// one pair and one ymm register they measured slower, 3DES ECB 24 B 47.1 → 50.1-50.7
+/// TSC c/B). Five ran as two pairs and then a lone block: in one pass, 40 B 3DES ECB
+/// 45.8-46.0 → 41.3-41.6, DES-CBC decryption 18.7-21.4 → 16.5-17.7 (Xeon family 6 model
+/// 207, four alternating runs).
 ///
 /// # Safety
 /// As [`rounds_avx512`].
 #[target_feature(enable = "avx2,avx512f,avx512vl")]
 unsafe fn crypt_pairs_first(blocks: &mut [u8], keys: &[[u64; 8]]) {
-    let (pairs, c) = (LanesRotate::new_pairs(), LanesRotate::new());
-    // SAFETY: this function's contract gives `LanesRotate` its features.
+    let pairs = LanesRotate::new_pairs();
+    // SAFETY: this function's contract gives `LanesRotate` and `crypt_mixed` their
+    // features.
     unsafe {
         let rest = crypt_in_step_pairs::<3, _>(blocks, keys, &pairs);
-        let mut rest = crypt_in_step_pairs::<2, _>(rest, keys, &pairs);
-        if rest.len() == 16 {
-            rest = crypt_in_step_pairs::<1, _>(rest, keys, &pairs);
+        match rest.len() / 8 {
+            5 => crypt_mixed::<2>(rest, keys),
+            4 => _ = crypt_in_step_pairs::<2, _>(rest, keys, &pairs),
+            3 => _ = crypt_in_step::<3, _>(rest, keys, &LanesRotate::new()),
+            2 => _ = crypt_in_step_pairs::<1, _>(rest, keys, &pairs),
+            1 => _ = crypt_in_step::<1, _>(rest, keys, &LanesRotate::new()),
+            _ => {}
         }
-        let rest = crypt_in_step::<3, _>(rest, keys, &c);
-        crypt_in_step::<1, _>(rest, keys, &c);
     }
 }
 
@@ -1213,7 +1349,9 @@ mod tests {
                 "rotate256 3DES, {n} blocks, zmm pairs against ymm"
             );
         }
-        eprintln!("ran: rotate256 on zmm pairs against ymm, 0-20 blocks");
+        eprintln!(
+            "ran: rotate256 on zmm pairs (and pairs beside a ymm block) against ymm, 0-20 blocks"
+        );
     }
 
     /// `rotate256`'s round on [`ROTATE`], lane by lane in scalar code (what `vprorvd`,
