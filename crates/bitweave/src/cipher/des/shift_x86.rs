@@ -887,23 +887,37 @@ unsafe fn crypt_in_step_pairs<'a, const N: usize, F: RoundFunction<V = __m512i>>
     for g in &mut groups {
         let (mut l, mut r) = ([__m512i::zero(); N], [__m512i::zero(); N]);
         for (n, pair) in g.chunks_exact(16).enumerate() {
-            let ((l0, r0), (l1, r1)) = (ip(&pair[..8]), ip(&pair[8..]));
             // SAFETY: AVX-512F, this function's contract.
-            unsafe {
-                l[n] = halves(broadcast(l0), broadcast(l1));
-                r[n] = halves(broadcast(r0), broadcast(r1));
-            }
+            (l[n], r[n]) = unsafe { load_pair(pair) };
         }
         // SAFETY: this function's contract.
         let (l, r) = unsafe { rounds(l, r, keys, c) };
         for (n, pair) in g.chunks_exact_mut(16).enumerate() {
             // SAFETY: AVX-512F, this function's contract.
-            let ([l0, l1], [r0, r1]) = unsafe { (split(l[n]), split(r[n])) };
-            fp(lane0(l0), lane0(r0), &mut pair[..8]);
-            fp(lane0(l1), lane0(r1), &mut pair[8..]);
+            unsafe { store_pair(l[n], r[n], pair) };
         }
     }
     groups.into_remainder()
+}
+
+/// Two blocks (16 bytes) through IP as the halves of zmm registers (L, R).
+#[target_feature(enable = "avx512f")]
+#[inline]
+fn load_pair(pair: &[u8]) -> (__m512i, __m512i) {
+    let ((l0, r0), (l1, r1)) = (ip(&pair[..8]), ip(&pair[8..]));
+    (
+        halves(broadcast(l0), broadcast(l1)),
+        halves(broadcast(r0), broadcast(r1)),
+    )
+}
+
+/// [`load_pair`]'s inverse: the halves of `l` and `r` through FP into two blocks.
+#[target_feature(enable = "avx512f")]
+#[inline]
+fn store_pair(l: __m512i, r: __m512i, pair: &mut [u8]) {
+    let ([l0, l1], [r0, r1]) = (split(l), split(r));
+    fp(lane0(l0), lane0(r0), &mut pair[..8]);
+    fp(lane0(l1), lane0(r1), &mut pair[8..]);
 }
 
 /// `low` and `high` as the 256-bit halves of one register.
@@ -1029,9 +1043,7 @@ unsafe fn crypt_mixed<const P: usize>(blocks: &mut [u8], keys: &[[u64; 8]]) {
     let (mut l, mut r) = (Mixed::<P>::zero(), Mixed::<P>::zero());
     let (pairs, last) = blocks.split_at_mut(16 * P);
     for (n, pair) in pairs.chunks_exact(16).enumerate() {
-        let ((l0, r0), (l1, r1)) = (ip(&pair[..8]), ip(&pair[8..]));
-        l.pairs[n] = halves(broadcast(l0), broadcast(l1));
-        r.pairs[n] = halves(broadcast(r0), broadcast(r1));
+        (l.pairs[n], r.pairs[n]) = load_pair(pair);
     }
     let (bl, br) = ip(last);
     (l.one, r.one) = (broadcast(bl), broadcast(br));
@@ -1042,9 +1054,7 @@ unsafe fn crypt_mixed<const P: usize>(blocks: &mut [u8], keys: &[[u64; 8]]) {
     // SAFETY: this function's features are `MixedRotate`'s.
     let ([l], [r]) = unsafe { rounds([l], [r], keys, &c) };
     for (n, pair) in pairs.chunks_exact_mut(16).enumerate() {
-        let ([l0, l1], [r0, r1]) = (split(l.pairs[n]), split(r.pairs[n]));
-        fp(lane0(l0), lane0(r0), &mut pair[..8]);
-        fp(lane0(l1), lane0(r1), &mut pair[8..]);
+        store_pair(l.pairs[n], r.pairs[n], pair);
     }
     fp(lane0(l.one), lane0(r.one), last);
 }
