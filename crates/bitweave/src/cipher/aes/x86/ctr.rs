@@ -957,6 +957,67 @@ mod tests {
         }
     }
 
+    /// Short calls on AES-NI and VAES-256 (every length through 520 bytes: AES-NI's one
+    /// and two groups and their tails, VAES-256's registers before its group loop) give
+    /// the counter blocks encrypted one by one, wherever the last byte wraps, across
+    /// carries out of the low 64 bits and the wrap of all 128.
+    #[test]
+    fn short_calls_count_from_the_bytes() {
+        use crate::cipher::BlockCipher;
+        let levels = [Level::AesNi, Level::Vaes256];
+        let starts = [
+            0u128,
+            0xf1,
+            0xff,
+            0x1fe,
+            0xffff_fff3,
+            (1 << 64) - 17,
+            (1 << 64) - 1,
+            u128::MAX - 20,
+            u128::MAX,
+            0x0123_4567_89ab_cdef_fedc_ba98_7654_32e9,
+        ];
+        for level in levels {
+            if !level.available() {
+                eprintln!(
+                    "SKIPPED: {level:?} is not on this CPU; its short counter calls did not run"
+                );
+                continue;
+            }
+            for key_len in [16, 24, 32] {
+                let key: Vec<u8> = (0..key_len as u8)
+                    .map(|b| b.wrapping_mul(41) ^ 0x6d)
+                    .collect();
+                let aes = AesX86::new_shared(&key, level).expect("checked above");
+                for &start in &starts {
+                    for len in 0..=520usize {
+                        let data: Vec<u8> = (0..len).map(|i| (i * 13 + 1) as u8).collect();
+                        let blocks = len.div_ceil(16);
+                        let mut keystream: Vec<u8> = (0..blocks)
+                            .flat_map(|i| start.wrapping_add(i as u128).to_be_bytes())
+                            .collect();
+                        aes.encrypt_blocks(&mut keystream);
+                        let want: Vec<u8> =
+                            data.iter().zip(&keystream).map(|(d, k)| d ^ k).collect();
+                        let (mut got, mut c) = (data.clone(), start.to_be_bytes());
+                        // SAFETY: the level's features are present (checked above).
+                        unsafe {
+                            match level {
+                                Level::AesNi => ctr_aesni(&aes, &mut c, &mut got),
+                                _ => ctr_vaes256(&aes, &mut c, &mut got),
+                            }
+                        }
+                        assert!(
+                            got == want && c == start.wrapping_add(blocks as u128).to_be_bytes(),
+                            "aes-{} ctr, {level:?}: start {start:#x}, {len} bytes",
+                            8 * key_len,
+                        );
+                    }
+                }
+            }
+        }
+    }
+
     /// Both ways of building AES-NI's counter groups (each vendor runs only one) give the
     /// keystream of one block at a time, across carries out of the low 64 bits and the
     /// wrap of all 128, for group counts and tails around the paths' thresholds.
