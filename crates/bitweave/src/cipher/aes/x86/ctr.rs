@@ -962,7 +962,7 @@ mod tests {
     /// the counter blocks encrypted one by one, wherever the last byte wraps, across
     /// carries out of the low 64 bits and the wrap of all 128.
     #[test]
-    fn short_calls_count_from_the_bytes() {
+    fn short_calls_match_ecb_of_their_counters() {
         use crate::cipher::BlockCipher;
         let levels = [Level::AesNi, Level::Vaes256];
         let starts = [
