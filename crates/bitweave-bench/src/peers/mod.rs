@@ -79,15 +79,20 @@ pub fn versions() -> String {
 
 /// Why the peer's tier may differ from bitweave's under a `BITWEAVE_CPU` cap.
 pub fn cap_note() -> String {
-    let gcrypt = cfg!(feature = "gcrypt").then_some("libgcrypt capped alike (GCRYCTL_DISABLE_HWF)");
+    let gcrypt = cfg!(feature = "gcrypt")
+        .then(|| "libgcrypt capped alike (GCRYCTL_DISABLE_HWF)".to_string());
     let openssl = cfg!(feature = "openssl").then(|| {
         if std::env::var_os(OPENSSL_CAP).is_some() {
-            "OpenSSL by OPENSSL_ia32cap"
+            "OpenSSL by OPENSSL_ia32cap".to_string()
         } else {
-            "OpenSSL NOT capped (it reads OPENSSL_ia32cap at load: set that too)"
+            let hint = match bitweave::cpu::cap().ok().flatten().and_then(openssl_mask) {
+                Some(mask) => format!("run with {OPENSSL_CAP}=\"{mask}\" to cap it alike"),
+                None => format!("set {OPENSSL_CAP} too"),
+            };
+            format!("OpenSSL NOT capped (it reads {OPENSSL_CAP} when it loads: {hint})")
         }
     });
-    let notes: Vec<&str> = [gcrypt, openssl].into_iter().flatten().collect();
+    let notes: Vec<String> = [gcrypt, openssl].into_iter().flatten().collect();
     if notes.is_empty() {
         "no peers built in".to_string()
     } else {
@@ -97,6 +102,22 @@ pub fn cap_note() -> String {
 
 /// The variable through which OpenSSL takes a CPU-feature mask at load.
 const OPENSSL_CAP: &str = "OPENSSL_ia32cap";
+
+/// The `OPENSSL_ia32cap` mask that holds OpenSSL to an x86 tier, as the README's capped
+/// measurements set it (the second word is CPUID leaf 7's EBX and ECX): `avx2` clears
+/// AVX-512 (F, DQ, IFMA, CD, BW, VL, VBMI, VBMI2, VNNI, BITALG, VPOPCNTDQ); `avx2-novaes`
+/// VAES and VPCLMULQDQ too; `aesni` the whole leaf, AVX2 with it. OpenSSL 3.0's AES,
+/// DES and SEED ran the same with and without them on the Xeon family 6 model 207
+/// (2026-12-02); a build with wider AES code would not.
+fn openssl_mask(tier: bitweave::cpu::Tier) -> Option<&'static str> {
+    use bitweave::cpu::Tier;
+    match tier {
+        Tier::Avx2 => Some(":~0x5842DC230000"),
+        Tier::Avx2NoVaes => Some(":~0x5E42DC230000"),
+        Tier::Aesni => Some(":0"),
+        _ => None,
+    }
+}
 
 /// What OpenSSL was told about the CPU, when someone told it anything, for the bench's
 /// header: its column is then measured on that mask. An empty value is a mask of zero, so
