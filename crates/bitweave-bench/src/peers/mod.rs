@@ -83,7 +83,7 @@ pub fn cap_note() -> String {
         .then(|| "libgcrypt capped alike (GCRYCTL_DISABLE_HWF)".to_string());
     let openssl = cfg!(feature = "openssl").then(|| {
         if std::env::var_os(OPENSSL_CAP).is_some() {
-            "OpenSSL by OPENSSL_ia32cap".to_string()
+            format!("OpenSSL by {OPENSSL_CAP}")
         } else {
             let hint = match bitweave::cpu::cap().ok().flatten().and_then(openssl_mask) {
                 Some(mask) => format!("run with {OPENSSL_CAP}=\"{mask}\" to cap it alike"),
