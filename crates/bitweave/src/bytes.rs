@@ -77,14 +77,25 @@ impl std::fmt::Debug for SecretVec {
 /// The largest scratch buffer [`with_scratch`] keeps on the stack.
 const STACK_SCRATCH: usize = 1024;
 
+/// Scratch up to this size comes from a smaller stack array, so a call of a few blocks
+/// does not zero a whole [`STACK_SCRATCH`] first: that cost SEED's one-block CTR, CBC and
+/// CFB decryption ~25 TSC cycles a call, 34.8 → 33.2 c/B for 16 bytes (Xeon family 6
+/// model 207, `gfni128`, best of three alternating runs; ECB, which needs no scratch,
+/// reads 31.7).
+
 /// Runs `f` on `len` zero bytes of scratch space, wiped afterwards (callers keep
 /// keystream in it): on the stack up to [`STACK_SCRATCH`] bytes, so a short call pays no
 /// allocation, else on the heap. 3DES-CBC decryption of 24 bytes spent ~300 of its
 /// ~10,000 instructions in `malloc` and `free` for an 8 KiB slab buffer.
 pub(crate) fn with_scratch<R>(len: usize, f: impl FnOnce(&mut [u8]) -> R) -> R {
-    let mut stack = [0u8; STACK_SCRATCH];
+    let mut small: [u8; SMALL_SCRATCH];
+    let mut stack: [u8; STACK_SCRATCH];
     let mut heap = Vec::new();
-    let buf = if len <= STACK_SCRATCH {
+    let buf = if len <= SMALL_SCRATCH {
+        small = [0; SMALL_SCRATCH];
+        &mut small[..len]
+    } else if len <= STACK_SCRATCH {
+        stack = [0; STACK_SCRATCH];
         &mut stack[..len]
     } else {
         heap.resize(len, 0);
