@@ -69,7 +69,7 @@ pub fn run() -> Result<()> {
         }
     }
     println!();
-    print!("Default for serial work (one chain, CFB8/CFB1, at most 16 blocks):");
+    print!("Default for serial work (one chain, CFB8/CFB1, short calls):");
     for kind in CipherKind::ALL {
         if let Ok(b) = registry::select_for(kind, None, Shape::Serial) {
             print!(" {}={}", kind.name(), b.name);

@@ -101,7 +101,7 @@ fn every_reachable_tier_selects_its_own_backends() {
         let batch = defaults(&text, "Default backend per cipher:");
         let serial = defaults(
             &text,
-            "Default for serial work (one chain, CFB8/CFB1, at most 16 blocks):",
+            "Default for serial work (one chain, CFB8/CFB1, short calls):",
         );
         let want: &[(&str, &str, &str)] = match tier {
             "portable" => &[
