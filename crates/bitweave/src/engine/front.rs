@@ -85,12 +85,12 @@ impl Lazy {
 
 /// DES-family calls of at most this many blocks go to the serial backend: bitsliced DES
 /// pays a whole batch's transposition and circuit for a single block. Measured on AMD
-/// Zen 3 (3DES ECB decryption, 2026-12-02, two runs, TSC c/B), `sliced256` against
-/// `shift256` (four blocks in step): 144-221 vs 69-71 at 8 blocks, 102 vs 72-81 at 16,
-/// 80-123 vs 72-99 at 20, 66-94 vs 70 at 24, 57-62 vs 69 at 28; DES 41 vs 25.5 at 16, 33
-/// vs 25-26 at 20, 27-28 vs 25-26 at 24, 23 vs 25.6 at 28. On an Intel Xeon with AVX-512
-/// (family 6 model 207, 2026-12-02), `sliced512` costs ~6,000 TSC cycles a call up to
-/// 2 KiB and overtakes `rotate256` from ~170 B, so 20 blocks suits both.
+/// Zen 3 (ECB decryption, 2026-12-02, two runs, TSC c/B), `sliced256` against `shift256`
+/// (four blocks in step): 3DES 171-179 vs 68 at 8 blocks, 85-86 vs 68-70 at 16, 69 vs
+/// 69-71 at 20, 56-57 vs 69-71 at 24; DES 36-39 vs 24.5 at 16, 30.5 vs 24-25 at 20, 25 vs
+/// 24.5-26 at 24. On an Intel Xeon with AVX-512 (family 6 model 207, 2026-12-02) a
+/// bitsliced batch costs ~6,000 TSC cycles (3DES) up to 2 KiB and overtakes `rotate256`
+/// from ~170 B. So 20 blocks, where both CPUs' 3DES cross over.
 pub const SERIAL_BLOCKS: usize = 20;
 
 /// SEED calls of more than one block go to the batch backend: its kernels fill their

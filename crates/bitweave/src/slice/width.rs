@@ -117,14 +117,18 @@ impl Width {
     /// The width a short tail of a message at this width runs at when it holds the tail:
     /// the one with the cheapest batch. A batch costs the same instructions at every
     /// width, so a tail wants the narrowest lanes that run fast: where 256 lanes have
-    /// `vpternlogq` (AVX-512VL) those, else the portable 64. Xeon family 6 model 207,
-    /// TSC cycles per 3DES batch (2026-11-30): 64 lanes 10,100; 256 lanes 5,900 with
-    /// `vpternlogq` and 11,000 without (AVX2: each 3-input gate up to three instructions);
-    /// 512 lanes 7,900.
+    /// `vpternlogq` (AVX-512VL) or an AMD core those, else the portable 64. TSC cycles per
+    /// 3DES batch: Xeon family 6 model 207 (2026-11-30) 64 lanes 10,100; 256 lanes 5,900
+    /// with `vpternlogq` and 11,000 without (AVX2: each 3-input gate up to three
+    /// instructions); 512 lanes 7,900. AMD EPYC Zen 3 (2026-12-02, AVX2 only; DES in
+    /// brackets) 64 lanes 15,500-16,500 (5,800-5,900), 256 lanes 10,700-11,200
+    /// (4,800-5,000): its scalar units fall further behind its vector ones than Intel's.
     pub fn tail(self) -> Width {
         match self {
             #[cfg(target_arch = "x86_64")]
             Width::W256 | Width::W512 if x86::has_avx512vl() => Width::W256,
+            #[cfg(target_arch = "x86_64")]
+            Width::W256 if !crate::cpu::is_intel() => Width::W256,
             _ => Width::W64,
         }
     }
