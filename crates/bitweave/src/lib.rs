@@ -68,7 +68,7 @@ pub mod hazmat {
     pub mod slice {
         pub use crate::slice::{
             blocks16_from_planes, blocks8_from_planes, planes_from_blocks16, planes_from_blocks8,
-            synth, Logic,
+            synth, synth2, Logic,
         };
     }
 }

@@ -44,6 +44,7 @@
 pub mod arm;
 pub mod portable;
 pub mod synth;
+pub mod synth2;
 mod ternary;
 pub mod trace;
 mod transpose;
@@ -76,6 +77,11 @@ pub trait Logic: Copy {
     fn andnot(self, o: Self) -> Self;
     /// `!self`.
     fn not(self) -> Self;
+    /// Whether the lane type runs circuits of 2-input gates better than [`Logic::tern`]'s
+    /// (it has no 3-input instruction, so `tern` lowers to one to six operations): the
+    /// DES S-boxes then use `cipher::des::circuit2`. Off by default, so a lane type that
+    /// records gates (the MX-1 model's) keeps the 3-input circuits.
+    const TWO_INPUT_GATES: bool = false;
     /// The 3-input function with truth table `IMM`: result bit = bit `4a + 2b + c` of
     /// `IMM` (the `vpternlogq` convention). The default lowers it to at most a few 2-input
     /// operations, choosing the cheapest Shannon/Davio split at compile time.

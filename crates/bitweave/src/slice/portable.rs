@@ -6,6 +6,7 @@
 use super::{Lanes, Logic};
 
 impl Logic for u64 {
+    const TWO_INPUT_GATES: bool = true;
     #[inline(always)]
     fn splat(x: u64) -> Self {
         x

@@ -44,10 +44,26 @@ pub struct SGate {
     pub ops: [usize; 3],
 }
 
+/// A gate of a netlist, evaluated on the truth tables of the nodes before it.
+pub trait Gate {
+    fn apply(&self, nodes: &[u64]) -> u64;
+}
+
+impl Gate for SGate {
+    fn apply(&self, nodes: &[u64]) -> u64 {
+        apply(
+            self.imm,
+            nodes[self.ops[0]],
+            nodes[self.ops[1]],
+            nodes[self.ops[2]],
+        )
+    }
+}
+
 /// A synthesised netlist: nodes `0..INPUTS` are the inputs, gate `k` is node `INPUTS + k`.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Netlist {
-    pub gates: Vec<SGate>,
+pub struct Netlist<G = SGate> {
+    pub gates: Vec<G>,
     pub outputs: Vec<usize>,
     /// The split-variable order it was built with.
     pub order: [usize; INPUTS],
@@ -55,12 +71,12 @@ pub struct Netlist {
     pub build: Vec<usize>,
 }
 
-impl Netlist {
+impl<G: Gate> Netlist<G> {
     /// Evaluates the netlist on truth tables of the inputs (for checking).
     pub fn eval_tables(&self) -> Vec<u64> {
         let mut v: Vec<u64> = (0..INPUTS).map(var).collect();
         for g in &self.gates {
-            v.push(apply(g.imm, v[g.ops[0]], v[g.ops[1]], v[g.ops[2]]));
+            v.push(g.apply(&v));
         }
         self.outputs.iter().map(|&o| v[o]).collect()
     }
@@ -78,7 +94,8 @@ pub fn apply(imm: u8, a: u64, b: u64, c: u64) -> u64 {
     r
 }
 
-fn canon(f: u64) -> u64 {
+/// `f` or its complement, whichever is 0 on input 0: one key for both.
+pub(super) fn canon(f: u64) -> u64 {
     if f & 1 == 1 {
         !f
     } else {
@@ -135,12 +152,7 @@ enum Built {
 
 impl State {
     fn new(order: [usize; INPUTS]) -> Self {
-        let funcs: Vec<u64> = (0..INPUTS).map(var).collect();
-        let known = funcs
-            .iter()
-            .enumerate()
-            .map(|(i, &f)| (canon(f), i))
-            .collect();
+        let (funcs, known) = input_nodes();
         State {
             order,
             funcs,
@@ -262,6 +274,17 @@ impl State {
     }
 }
 
+/// The input nodes' truth tables, and each one's canonical form mapped to its node.
+pub(super) fn input_nodes() -> (Vec<u64>, HashMap<u64, usize>) {
+    let funcs: Vec<u64> = (0..INPUTS).map(var).collect();
+    let known = funcs
+        .iter()
+        .enumerate()
+        .map(|(i, &f)| (canon(f), i))
+        .collect();
+    (funcs, known)
+}
+
 /// `f` with variable `v` fixed to `b`, as a function of all inputs (independent of `v`).
 pub fn cofactor(f: u64, v: usize, b: bool) -> u64 {
     let m = var(v);
@@ -345,11 +368,25 @@ fn permutations(n: usize) -> Vec<Vec<usize>> {
 /// The smallest netlist over all [`orders`] and all output build orders (the first found
 /// among equals, so the result is deterministic).
 pub fn best(tables: &[u64]) -> Netlist {
-    let mut best: Option<Netlist> = None;
-    for build in permutations(tables.len()) {
+    smallest(
+        tables.len(),
+        |o, b| synthesize(tables, o, b),
+        |n| n.gates.len(),
+    )
+}
+
+/// The netlist `make` builds with the fewest `gates` over all split [`orders`] and all
+/// orders of building `outputs` outputs (the first found among equals).
+pub(super) fn smallest<N>(
+    outputs: usize,
+    make: impl Fn([usize; INPUTS], &[usize]) -> N,
+    gates: impl Fn(&N) -> usize,
+) -> N {
+    let mut best: Option<N> = None;
+    for build in permutations(outputs) {
         for o in orders() {
-            let n = synthesize(tables, o, &build);
-            if best.as_ref().is_none_or(|b| n.gates.len() < b.gates.len()) {
+            let n = make(o, &build);
+            if best.as_ref().is_none_or(|b| gates(&n) < gates(b)) {
                 best = Some(n);
             }
         }
@@ -360,18 +397,7 @@ pub fn best(tables: &[u64]) -> Netlist {
 /// Rust source of a netlist as a function generic over [`Logic`](super::Logic): inputs
 /// `x[0..6]`, one `L::tern` per gate, outputs in order.
 pub fn emit(name: &str, doc: &str, net: &Netlist) -> String {
-    let mut s = String::new();
-    let order: Vec<String> = net.order.iter().map(|v| v.to_string()).collect();
-    let build: Vec<String> = net.build.iter().map(|v| v.to_string()).collect();
-    s += &format!(
-        "/// {doc}\n///\n/// {} gates; synthesised with split order [{}], outputs built in order [{}].\n",
-        net.gates.len(),
-        order.join(", "),
-        build.join(", ")
-    );
-    s += "#[inline(always)]\n";
-    s += &format!("pub fn {name}<L: Logic>(x: [L; 6]) -> [L; 4] {{\n");
-    s += "    let [n0, n1, n2, n3, n4, n5] = x;\n";
+    let mut s = emit_head(name, doc, net.gates.len(), &net.order, &net.build);
     for (k, g) in net.gates.iter().enumerate() {
         s += &format!(
             "    let n{} = L::tern::<0x{:02x}>(n{}, n{}, n{});\n",
@@ -384,6 +410,31 @@ pub fn emit(name: &str, doc: &str, net: &Netlist) -> String {
     }
     let outs: Vec<String> = net.outputs.iter().map(|o| format!("n{o}")).collect();
     s += &format!("    [{}]\n}}\n", outs.join(", "));
+    s
+}
+
+/// The doc comment, signature and input binding of an emitted S-box function.
+pub(super) fn emit_head(
+    name: &str,
+    doc: &str,
+    gates: usize,
+    order: &[usize; INPUTS],
+    build: &[usize],
+) -> String {
+    let join = |v: &[usize]| {
+        v.iter()
+            .map(|x| x.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut s = format!(
+        "/// {doc}\n///\n/// {gates} gates; synthesised with split order [{}], outputs built in order [{}].\n",
+        join(order),
+        join(build)
+    );
+    s += "#[inline(always)]\n";
+    s += &format!("pub fn {name}<L: Logic>(x: [L; 6]) -> [L; 4] {{\n");
+    s += "    let [n0, n1, n2, n3, n4, n5] = x;\n";
     s
 }
 

@@ -105,6 +105,7 @@ pub(crate) struct Avx512(__m512i);
 // asserted first.
 
 impl Logic for Avx2 {
+    const TWO_INPUT_GATES: bool = true;
     #[inline(always)]
     fn splat(x: u64) -> Self {
         // SAFETY: register-only; see the note above the impls.

@@ -9,6 +9,7 @@
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 pub mod circuit;
+pub mod circuit2;
 #[cfg(target_arch = "x86_64")]
 mod schedule_x86;
 pub mod shift;
