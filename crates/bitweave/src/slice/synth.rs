@@ -103,25 +103,35 @@ pub(super) fn canon(f: u64) -> u64 {
     }
 }
 
-/// The truth table of `f` as a function of three nodes, if it is one; don't-care entries
-/// copy a neighbour so the gate depends on as few operands as possible.
-fn fit(f: u64, a: u64, b: u64, c: u64) -> Option<u8> {
-    let mut imm = 0u8;
-    let mut empty = 0u8;
-    for p in 0..8u8 {
-        let pick = |x: u64, bit: u8| if (p >> bit) & 1 == 1 { x } else { !x };
-        let m = pick(a, 2) & pick(b, 1) & pick(c, 0);
+/// `f` as a function of `nodes` (two or three), if it is one: its truth table (entry
+/// index bits are the nodes' values, the first node most significant) and the mask of
+/// entries some input reaches; the others are don't-cares.
+pub(super) fn restrict(f: u64, nodes: &[u64]) -> Option<(u8, u8)> {
+    let k = nodes.len();
+    let (mut table, mut care) = (0u8, 0u8);
+    for p in 0..1u8 << k {
+        let m = nodes.iter().enumerate().fold(!0u64, |m, (i, &x)| {
+            m & if (p >> (k - 1 - i)) & 1 == 1 { x } else { !x }
+        });
         if m == 0 {
-            empty |= 1 << p;
             continue;
         }
+        care |= 1 << p;
         let v = f & m;
         if v == m {
-            imm |= 1 << p;
+            table |= 1 << p;
         } else if v != 0 {
             return None;
         }
     }
+    Some((table, care))
+}
+
+/// The truth table of `f` as a function of three nodes, if it is one; don't-care entries
+/// copy a neighbour so the gate depends on as few operands as possible.
+fn fit(f: u64, a: u64, b: u64, c: u64) -> Option<u8> {
+    let (mut imm, care) = restrict(f, &[a, b, c])?;
+    let empty = !care;
     for p in 0..8u8 {
         if (empty >> p) & 1 == 1 {
             for flip in [1u8, 2, 4, 3, 5, 6, 7] {

@@ -10,19 +10,24 @@
 //!    output. So every 2-input function of two existing nodes is one gate, and a node
 //!    stands for a function and its complement.
 //! 2. To build `f`: reuse a node; else, if `f` is a 2-input function of two existing
-//!    nodes, emit one gate; else split on the next variable `v` of the order and take the
-//!    cheapest of Shannon `f = v ? f1 : f0` (three gates; one when a cofactor is
-//!    constant), positive Davio `f = f0 ^ (v & (f0 ^ f1))` and negative Davio
-//!    `f = f1 ^ (!v & (f0 ^ f1))` (two gates each), scored by the gates the expansion
-//!    costs plus how far its children are from existing nodes.
+//!    nodes, emit one gate; else, if it is a function of three existing nodes with a
+//!    circuit of at most three gates (every such circuit is enumerated once), emit the
+//!    cheapest; else split on the next variable `v` of the order and take the cheapest of
+//!    Shannon `f = v ? f1 : f0` (three gates; one when a cofactor is constant), positive
+//!    Davio `f = f0 ^ (v & (f0 ^ f1))` and negative Davio `f = f1 ^ (!v & (f0 ^ f1))` (two
+//!    gates each), scored by the gates the expansion costs plus what its children would
+//!    cost by the rules before splitting (0, 1 or the small circuit's gates; 4 if none).
 //! 3. An output that ends complemented gets a NOT.
 //! 4. [`best`] tries every order of the three top split variables (120) and every order
 //!    of building the outputs (24), and keeps the netlist with the fewest gates.
 #![deny(unsafe_code)]
 
 use std::collections::HashMap;
+use std::sync::OnceLock;
 
-use super::synth::{canon, cofactor, emit_head, input_nodes, smallest, Gate, Netlist, INPUTS};
+use super::synth::{
+    canon, cofactor, emit_head, input_nodes, restrict, smallest, Gate, Netlist, INPUTS,
+};
 
 /// A 2-input operation (`AndNot` is `!a & b`, the `vpandn` form).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -79,24 +84,103 @@ impl Lit {
     }
 }
 
-/// `f` as a 2-input function of `a` and `b`, if it is one: the 4-entry table (index
-/// `2a + b`) with its don't-care entries (minterms no input reaches) as a mask.
-fn fit2(f: u64, a: u64, b: u64) -> Option<(u8, u8)> {
-    let (mut table, mut care) = (0u8, 0u8);
-    for p in 0..4u8 {
-        let m = (if p & 2 != 0 { a } else { !a }) & (if p & 1 != 0 { b } else { !b });
-        if m == 0 {
-            continue;
-        }
-        care |= 1 << p;
-        let v = f & m;
-        if v == m {
-            table |= 1 << p;
-        } else if v != 0 {
-            return None;
+/// The most gates a circuit over three existing nodes may take before splitting is
+/// preferred: a split costs two or three gates plus its children.
+const SMALL_GATES: usize = 3;
+
+/// A gate of a small circuit over three operands: `x & y` or `x ^ y`, each operand one of
+/// the circuit's earlier nodes (0..3 are the operands), read complemented or not.
+#[derive(Debug, Clone, Copy)]
+struct Step {
+    xor: bool,
+    x: (usize, bool),
+    y: (usize, bool),
+}
+
+impl Step {
+    fn apply(&self, values: &[u8]) -> u8 {
+        let read = |(i, inv): (usize, bool)| if inv { !values[i] } else { values[i] };
+        if self.xor {
+            read(self.x) ^ read(self.y)
+        } else {
+            read(self.x) & read(self.y)
         }
     }
-    Some((table, care))
+}
+
+/// The truth tables (index `4a + 2b + c`) of the three operands of a small circuit.
+const OPERANDS: [u8; 3] = [0xf0, 0xcc, 0xaa];
+
+/// For every 3-input function (by truth table), a fewest-gate circuit of at most
+/// [`SMALL_GATES`] 2-input gates computing it or its complement, found by enumerating every
+/// circuit of that size once.
+fn small_circuits() -> &'static [Option<Vec<Step>>] {
+    static TABLE: OnceLock<Vec<Option<Vec<Step>>>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        fn extend(values: &mut Vec<u8>, steps: &mut Vec<Step>, best: &mut [Option<Vec<Step>>]) {
+            if steps.len() == SMALL_GATES {
+                return;
+            }
+            for a in 0..values.len() {
+                for b in 0..a {
+                    let ands = [(false, false), (true, false), (false, true), (true, true)]
+                        .map(|(ia, ib)| (false, ia, ib));
+                    for (xor, ia, ib) in ands.into_iter().chain([(true, false, false)]) {
+                        let step = Step {
+                            xor,
+                            x: (a, ia),
+                            y: (b, ib),
+                        };
+                        let v = step.apply(values);
+                        if values.iter().any(|&u| u == v || u == !v) {
+                            continue;
+                        }
+                        values.push(v);
+                        steps.push(step);
+                        for t in [v, !v] {
+                            let slot = &mut best[t as usize];
+                            if slot.as_ref().is_none_or(|s| s.len() > steps.len()) {
+                                *slot = Some(steps.clone());
+                            }
+                        }
+                        extend(values, steps, best);
+                        values.pop();
+                        steps.pop();
+                    }
+                }
+            }
+        }
+        let mut best = vec![None; 256];
+        // Constants and operands (or their complements) take no gate.
+        for t in [0u8].into_iter().chain(OPERANDS) {
+            best[t as usize] = Some(Vec::new());
+            best[!t as usize] = Some(Vec::new());
+        }
+        extend(&mut OPERANDS.to_vec(), &mut Vec::new(), &mut best);
+        best
+    })
+}
+
+/// The cheapest small circuit for a 3-input table with don't-cares: (gates, the table
+/// chosen for the don't-care entries).
+fn cheapest_small(table: u8, care: u8) -> Option<(usize, u8)> {
+    let circuits = small_circuits();
+    let free = !care;
+    let mut best: Option<(usize, u8)> = None;
+    // Every filling of the don't-care entries: the subsets of `free`, largest first.
+    let mut fill = free;
+    loop {
+        let t = (table & care) | fill;
+        if let Some(c) = &circuits[t as usize] {
+            if best.is_none_or(|(n, _)| c.len() < n) {
+                best = Some((c.len(), t));
+            }
+        }
+        if fill == 0 {
+            return best;
+        }
+        fill = (fill - 1) & free;
+    }
 }
 
 struct State {
@@ -137,12 +221,61 @@ impl State {
         let n = self.funcs.len();
         for i in (0..n).rev() {
             for j in (0..i).rev() {
-                if let Some((t, care)) = fit2(f, self.funcs[i], self.funcs[j]) {
+                if let Some((t, care)) = restrict(f, &[self.funcs[i], self.funcs[j]]) {
                     return Some((t, care, i, j));
                 }
             }
         }
         None
+    }
+
+    /// The cheapest small circuit over three existing nodes that builds `f`: (gates, its
+    /// table, the nodes), newest nodes first among equals.
+    fn triple(&self, f: u64) -> Option<(usize, u8, [usize; 3])> {
+        let n = self.funcs.len();
+        let mut best: Option<(usize, u8, [usize; 3])> = None;
+        for i in (0..n).rev() {
+            for j in (0..i).rev() {
+                for k in (0..j).rev() {
+                    let nodes = [self.funcs[i], self.funcs[j], self.funcs[k]];
+                    let Some((table, care)) = restrict(f, &nodes) else {
+                        continue;
+                    };
+                    if let Some((gates, table)) = cheapest_small(table, care) {
+                        if best.is_none_or(|(g, ..)| gates < g) {
+                            best = Some((gates, table, [i, j, k]));
+                        }
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// Emits the small circuit of `table` over `nodes` (two gates or more: one-gate
+    /// functions are [`Self::pair`]'s).
+    fn small(&mut self, table: u8, nodes: [usize; 3]) -> Lit {
+        let steps = small_circuits()[table as usize]
+            .as_ref()
+            .expect("chosen among the tables that have one");
+        let mut lits: Vec<Lit> = nodes.map(|node| Lit { node, inv: false }).to_vec();
+        let mut values = OPERANDS.to_vec();
+        for step in steps {
+            let read = |(i, inv): (usize, bool)| if inv { lits[i].not() } else { lits[i] };
+            let (x, y) = (read(step.x), read(step.y));
+            lits.push(if step.xor {
+                self.xor(x, y)
+            } else {
+                self.and(x, y)
+            });
+            values.push(step.apply(&values));
+        }
+        let last = lits[lits.len() - 1];
+        if values[values.len() - 1] == table {
+            last
+        } else {
+            last.not()
+        }
     }
 
     fn add(&mut self, op: Op, a: usize, b: usize) -> usize {
@@ -217,7 +350,8 @@ impl State {
         } else if self.pair(f).is_some() {
             1
         } else {
-            3
+            self.triple(f)
+                .map_or(SMALL_GATES as u32 + 1, |(gates, ..)| gates as u32)
         }
     }
 
@@ -230,6 +364,9 @@ impl State {
         }
         if let Some((t, care, a, b)) = self.pair(f) {
             return Built::Lit(self.gate(t, care, a, b));
+        }
+        if let Some((_, table, nodes)) = self.triple(f) {
+            return Built::Lit(self.small(table, nodes));
         }
         let v = *self
             .order
@@ -365,6 +502,31 @@ pub fn emit(name: &str, doc: &str, net: &Netlist2) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn small_circuits_compute_their_tables_in_the_fewest_gates() {
+        let circuits = small_circuits();
+        for (t, c) in circuits.iter().enumerate() {
+            let Some(steps) = c else { continue };
+            let mut values = OPERANDS.to_vec();
+            for step in steps {
+                values.push(step.apply(&values));
+            }
+            let last = values[values.len() - 1];
+            let t = t as u8;
+            assert!(
+                steps.is_empty() || last == t || last == !t,
+                "table {t:#04x}"
+            );
+        }
+        let gates = |t: u8| circuits[t as usize].as_ref().map(Vec::len);
+        // a ^ b ^ c, a & b & c, the mux a ? b : c (c ^ (a & (b ^ c))); majority takes four.
+        assert_eq!(gates(0xf0 ^ 0xcc ^ 0xaa), Some(2));
+        assert_eq!(gates(0xf0 & 0xcc & 0xaa), Some(2));
+        assert_eq!(gates((0xf0 & 0xcc) | (!0xf0 & 0xaa)), Some(3));
+        assert_eq!(gates((0xf0 & 0xcc) | (0xf0 & 0xaa) | (0xcc & 0xaa)), None);
+        assert_eq!(gates(0xf0), Some(0));
+    }
 
     #[test]
     fn synthesises_random_functions_exactly() {

@@ -7,612 +7,559 @@
 //! rewrites this file.
 //!
 //! Inputs and outputs as in [`super::circuit`].
-//! Total: 509 gates for the eight S-boxes.
+//! Total: 456 gates for the eight S-boxes.
 #![deny(unsafe_code)]
 
 use crate::slice::Logic;
 
 /// The synthesiser's split order per S-box.
 pub const SPLIT_ORDERS: [[usize; 6]; 8] = [
-    [3, 0, 2, 1, 4, 5],
-    [5, 1, 2, 0, 3, 4],
-    [3, 4, 2, 0, 1, 5],
+    [0, 1, 5, 2, 3, 4],
+    [2, 3, 1, 0, 4, 5],
+    [3, 0, 1, 2, 4, 5],
     [5, 3, 1, 0, 2, 4],
-    [4, 1, 0, 2, 3, 5],
-    [3, 2, 1, 0, 4, 5],
-    [0, 5, 2, 1, 3, 4],
-    [5, 0, 4, 1, 2, 3],
+    [1, 3, 5, 0, 2, 4],
+    [3, 2, 5, 0, 1, 4],
+    [0, 5, 4, 1, 2, 3],
+    [5, 0, 1, 2, 3, 4],
 ];
 
 /// The order each S-box's outputs were built in.
 pub const BUILD_ORDERS: [[usize; 4]; 8] = [
-    [0, 2, 1, 3],
-    [0, 3, 2, 1],
-    [0, 3, 1, 2],
-    [3, 2, 1, 0],
-    [2, 0, 3, 1],
-    [1, 2, 3, 0],
-    [3, 2, 1, 0],
+    [1, 3, 0, 2],
+    [1, 0, 2, 3],
+    [3, 1, 0, 2],
     [1, 3, 2, 0],
+    [1, 3, 2, 0],
+    [1, 0, 2, 3],
+    [2, 1, 3, 0],
+    [1, 2, 0, 3],
 ];
 
 /// S1.
 ///
-/// 74 gates; synthesised with split order [3, 0, 2, 1, 4, 5], outputs built in order [0, 2, 1, 3].
+/// 64 gates; synthesised with split order [0, 1, 5, 2, 3, 4], outputs built in order [1, 3, 0, 2].
 #[inline(always)]
 pub fn s1<L: Logic>(x: [L; 6]) -> [L; 4] {
     let [n0, n1, n2, n3, n4, n5] = x;
-    let n6 = n5.xor(n4);
-    let n7 = n2.or(n1);
-    let n8 = n6.xor(n7);
-    let n9 = n6.andnot(n5);
-    let n10 = n9.andnot(n1);
-    let n11 = n4.xor(n10);
-    let n12 = n2.andnot(n11);
-    let n13 = n1.xor(n12);
-    let n14 = n13.andnot(n0);
-    let n15 = n8.xor(n14);
-    let n16 = n6.xor(n1);
-    let n17 = n16.andnot(n2);
-    let n18 = n9.xor(n17);
-    let n19 = n1.andnot(n11);
-    let n20 = n5.andnot(n1);
-    let n21 = n6.xor(n20);
-    let n22 = n2.or(n21);
-    let n23 = n19.xor(n22);
-    let n24 = n23.andnot(n0);
-    let n25 = n18.xor(n24);
-    let n26 = n3.and(n25);
-    let n27 = n15.xor(n26);
-    let n28 = n21.or(n1);
-    let n29 = n2.andnot(n28);
-    let n30 = n1.xor(n29);
-    let n31 = n16.and(n11);
-    let n32 = n31.and(n20);
-    let n33 = n2.and(n32);
-    let n34 = n31.xor(n33);
-    let n35 = n34.andnot(n0);
-    let n36 = n30.xor(n35);
-    let n37 = n28.xor(n19);
-    let n38 = n37.andnot(n2);
-    let n39 = n31.xor(n38);
-    let n40 = n20.xor(n9);
-    let n41 = n40.andnot(n2);
-    let n42 = n32.xor(n41);
+    let n6 = n3.and(n4);
+    let n7 = n4.andnot(n2);
+    let n8 = n7.or(n6);
+    let n9 = n4.andnot(n3);
+    let n10 = n2.xor(n4);
+    let n11 = n10.or(n9);
+    let n12 = n5.and(n11);
+    let n13 = n5.or(n8);
+    let n14 = n12.andnot(n13);
+    let n15 = n3.xor(n2);
+    let n16 = n15.andnot(n5);
+    let n17 = n9.xor(n16);
+    let n18 = n17.andnot(n1);
+    let n19 = n14.xor(n18);
+    let n20 = n2.xor(n14);
+    let n21 = n16.andnot(n20);
+    let n22 = n8.andnot(n4);
+    let n23 = n15.and(n10);
+    let n24 = n5.or(n23);
+    let n25 = n22.xor(n24);
+    let n26 = n1.or(n25);
+    let n27 = n21.xor(n26);
+    let n28 = n0.and(n27);
+    let n29 = n19.xor(n28);
+    let n30 = n15.xor(n7);
+    let n31 = n5.and(n4);
+    let n32 = n30.xor(n31);
+    let n33 = n16.xor(n22);
+    let n34 = n31.andnot(n33);
+    let n35 = n34.andnot(n1);
+    let n36 = n32.xor(n35);
+    let n37 = n14.xor(n23);
+    let n38 = n37.or(n32);
+    let n39 = n34.andnot(n32);
+    let n40 = n39.xor(n11);
+    let n41 = n1.andnot(n40);
+    let n42 = n38.xor(n41);
     let n43 = n0.and(n42);
-    let n44 = n39.xor(n43);
-    let n45 = n44.andnot(n3);
-    let n46 = n36.xor(n45);
-    let n47 = n31.xor(n10);
-    let n48 = n2.or(n47);
-    let n49 = n16.xor(n48);
-    let n50 = n39.or(n29);
-    let n51 = n0.and(n50);
-    let n52 = n49.xor(n51);
-    let n53 = n42.or(n5);
-    let n54 = n2.or(n40);
-    let n55 = n31.xor(n54);
-    let n56 = n0.andnot(n55);
-    let n57 = n53.xor(n56);
-    let n58 = n3.and(n57);
-    let n59 = n52.xor(n58);
-    let n60 = n47.andnot(n40);
-    let n61 = n47.or(n19);
-    let n62 = n2.and(n61);
-    let n63 = n60.xor(n62);
-    let n64 = n19.or(n5);
-    let n65 = n11.andnot(n2);
-    let n66 = n64.xor(n65);
-    let n67 = n0.and(n66);
-    let n68 = n63.xor(n67);
-    let n69 = n61.and(n10);
-    let n70 = n64.or(n60);
-    let n71 = n2.or(n70);
-    let n72 = n60.xor(n71);
-    let n73 = n72.andnot(n0);
-    let n74 = n69.xor(n73);
-    let n75 = n74.andnot(n3);
-    let n76 = n68.xor(n75);
-    let n77 = n27.not();
-    let n78 = n59.not();
-    let n79 = n46.not();
-    [n77, n78, n79, n76]
+    let n44 = n36.xor(n43);
+    let n45 = n37.andnot(n7);
+    let n46 = n45.xor(n25);
+    let n47 = n3.andnot(n15);
+    let n48 = n1.or(n47);
+    let n49 = n46.xor(n48);
+    let n50 = n40.or(n2);
+    let n51 = n46.andnot(n32);
+    let n52 = n51.or(n47);
+    let n53 = n1.andnot(n52);
+    let n54 = n50.xor(n53);
+    let n55 = n54.andnot(n0);
+    let n56 = n49.xor(n55);
+    let n57 = n16.andnot(n42);
+    let n58 = n57.xor(n49);
+    let n59 = n10.xor(n47);
+    let n60 = n31.andnot(n59);
+    let n61 = n46.or(n52);
+    let n62 = n61.xor(n4);
+    let n63 = n62.andnot(n1);
+    let n64 = n60.xor(n63);
+    let n65 = n0.or(n64);
+    let n66 = n58.xor(n65);
+    let n67 = n56.not();
+    let n68 = n29.not();
+    let n69 = n66.not();
+    [n67, n68, n69, n44]
 }
 
 /// S2.
 ///
-/// 66 gates; synthesised with split order [5, 1, 2, 0, 3, 4], outputs built in order [0, 3, 2, 1].
+/// 58 gates; synthesised with split order [2, 3, 1, 0, 4, 5], outputs built in order [1, 0, 2, 3].
 #[inline(always)]
 pub fn s2<L: Logic>(x: [L; 6]) -> [L; 4] {
     let [n0, n1, n2, n3, n4, n5] = x;
-    let n6 = n4.and(n3);
-    let n7 = n0.or(n6);
-    let n8 = n4.xor(n7);
-    let n9 = n8.xor(n2);
-    let n10 = n7.xor(n3);
-    let n11 = n2.or(n0);
-    let n12 = n10.xor(n11);
-    let n13 = n1.and(n12);
-    let n14 = n9.xor(n13);
-    let n15 = n10.and(n4);
-    let n16 = n8.andnot(n0);
-    let n17 = n2.and(n16);
-    let n18 = n15.xor(n17);
-    let n19 = n15.xor(n11);
-    let n20 = n19.andnot(n1);
-    let n21 = n18.xor(n20);
-    let n22 = n21.andnot(n5);
-    let n23 = n14.xor(n22);
-    let n24 = n18.xor(n12);
-    let n25 = n15.xor(n7);
-    let n26 = n2.and(n4);
-    let n27 = n25.xor(n26);
-    let n28 = n1.andnot(n27);
-    let n29 = n24.xor(n28);
-    let n30 = n16.andnot(n25);
-    let n31 = n30.and(n8);
+    let n6 = n4.xor(n5);
+    let n7 = n6.xor(n0);
+    let n8 = n7.xor(n1);
+    let n9 = n6.andnot(n5);
+    let n10 = n7.andnot(n6);
+    let n11 = n10.or(n5);
+    let n12 = n11.andnot(n1);
+    let n13 = n9.xor(n12);
+    let n14 = n13.andnot(n3);
+    let n15 = n8.xor(n14);
+    let n16 = n1.andnot(n5);
+    let n17 = n16.or(n12);
+    let n18 = n3.and(n9);
+    let n19 = n17.xor(n18);
+    let n20 = n2.and(n19);
+    let n21 = n15.xor(n20);
+    let n22 = n9.andnot(n7);
+    let n23 = n11.xor(n10);
+    let n24 = n1.and(n23);
+    let n25 = n22.xor(n24);
+    let n26 = n6.xor(n11);
+    let n27 = n26.or(n1);
+    let n28 = n3.and(n27);
+    let n29 = n25.xor(n28);
+    let n30 = n7.xor(n26);
+    let n31 = n30.andnot(n13);
     let n32 = n31.andnot(n2);
-    let n33 = n30.xor(n32);
-    let n34 = n3.andnot(n8);
-    let n35 = n34.or(n7);
-    let n36 = n2.andnot(n35);
-    let n37 = n34.xor(n36);
-    let n38 = n37.andnot(n1);
-    let n39 = n33.xor(n38);
-    let n40 = n5.and(n39);
-    let n41 = n29.xor(n40);
-    let n42 = n35.xor(n34);
-    let n43 = n35.or(n10);
-    let n44 = n2.andnot(n43);
-    let n45 = n42.xor(n44);
-    let n46 = n10.xor(n8);
-    let n47 = n46.andnot(n0);
-    let n48 = n2.andnot(n47);
-    let n49 = n48.andnot(n1);
-    let n50 = n45.xor(n49);
-    let n51 = n44.or(n9);
-    let n52 = n2.or(n16);
-    let n53 = n43.xor(n52);
-    let n54 = n1.andnot(n53);
-    let n55 = n51.xor(n54);
-    let n56 = n5.and(n55);
-    let n57 = n50.xor(n56);
-    let n58 = n46.xor(n0);
-    let n59 = n53.xor(n34);
-    let n60 = n59.andnot(n1);
-    let n61 = n58.xor(n60);
-    let n62 = n6.or(n2);
-    let n63 = n59.xor(n2);
-    let n64 = n1.and(n63);
-    let n65 = n62.xor(n64);
-    let n66 = n65.andnot(n5);
-    let n67 = n61.xor(n66);
-    let n68 = n23.not();
-    let n69 = n67.not();
-    let n70 = n57.not();
-    let n71 = n41.not();
-    [n68, n69, n70, n71]
+    let n33 = n29.xor(n32);
+    let n34 = n12.xor(n30);
+    let n35 = n34.xor(n6);
+    let n36 = n4.and(n0);
+    let n37 = n35.andnot(n30);
+    let n38 = n37.or(n0);
+    let n39 = n1.and(n38);
+    let n40 = n36.xor(n39);
+    let n41 = n3.or(n40);
+    let n42 = n35.xor(n41);
+    let n43 = n39.andnot(n25);
+    let n44 = n43.xor(n11);
+    let n45 = n8.andnot(n0);
+    let n46 = n45.xor(n7);
+    let n47 = n46.andnot(n3);
+    let n48 = n44.xor(n47);
+    let n49 = n2.and(n48);
+    let n50 = n42.xor(n49);
+    let n51 = n17.andnot(n34);
+    let n52 = n51.xor(n36);
+    let n53 = n12.xor(n46);
+    let n54 = n53.andnot(n27);
+    let n55 = n54.andnot(n3);
+    let n56 = n52.xor(n55);
+    let n57 = n31.andnot(n53);
+    let n58 = n57.andnot(n2);
+    let n59 = n56.xor(n58);
+    let n60 = n33.not();
+    let n61 = n21.not();
+    let n62 = n50.not();
+    let n63 = n59.not();
+    [n60, n61, n62, n63]
 }
 
 /// S3.
 ///
-/// 65 gates; synthesised with split order [3, 4, 2, 0, 1, 5], outputs built in order [0, 3, 1, 2].
+/// 60 gates; synthesised with split order [3, 0, 1, 2, 4, 5], outputs built in order [3, 1, 0, 2].
 #[inline(always)]
 pub fn s3<L: Logic>(x: [L; 6]) -> [L; 4] {
     let [n0, n1, n2, n3, n4, n5] = x;
-    let n6 = n5.andnot(n0);
-    let n7 = n0.or(n1);
-    let n8 = n6.andnot(n7);
-    let n9 = n7.xor(n1);
-    let n10 = n9.andnot(n2);
-    let n11 = n8.xor(n10);
-    let n12 = n5.andnot(n1);
-    let n13 = n0.and(n5);
-    let n14 = n12.xor(n13);
-    let n15 = n14.andnot(n2);
-    let n16 = n15.andnot(n4);
-    let n17 = n11.xor(n16);
-    let n18 = n14.andnot(n5);
-    let n19 = n2.or(n7);
-    let n20 = n18.xor(n19);
-    let n21 = n18.or(n7);
-    let n22 = n2.and(n18);
-    let n23 = n21.xor(n22);
-    let n24 = n23.andnot(n4);
-    let n25 = n20.xor(n24);
-    let n26 = n3.and(n25);
-    let n27 = n17.xor(n26);
-    let n28 = n18.xor(n1);
-    let n29 = n13.or(n9);
-    let n30 = n2.andnot(n29);
-    let n31 = n28.xor(n30);
-    let n32 = n29.xor(n10);
-    let n33 = n4.and(n32);
-    let n34 = n31.xor(n33);
-    let n35 = n32.and(n13);
-    let n36 = n0.andnot(n4);
-    let n37 = n35.xor(n36);
-    let n38 = n37.andnot(n3);
-    let n39 = n34.xor(n38);
-    let n40 = n28.xor(n6);
-    let n41 = n40.and(n12);
-    let n42 = n2.or(n41);
-    let n43 = n4.andnot(n42);
-    let n44 = n40.xor(n43);
-    let n45 = n28.xor(n14);
-    let n46 = n29.andnot(n8);
-    let n47 = n2.andnot(n46);
-    let n48 = n45.xor(n47);
-    let n49 = n30.andnot(n5);
-    let n50 = n49.andnot(n4);
-    let n51 = n48.xor(n50);
-    let n52 = n3.and(n51);
-    let n53 = n44.xor(n52);
-    let n54 = n45.or(n40);
-    let n55 = n49.or(n14);
-    let n56 = n2.and(n55);
-    let n57 = n54.xor(n56);
-    let n58 = n2.and(n21);
-    let n59 = n2.or(n41);
-    let n60 = n58.andnot(n59);
-    let n61 = n60.andnot(n4);
-    let n62 = n57.xor(n61);
-    let n63 = n48.andnot(n28);
-    let n64 = n57.xor(n15);
-    let n65 = n4.andnot(n64);
-    let n66 = n63.xor(n65);
-    let n67 = n66.andnot(n3);
-    let n68 = n62.xor(n67);
-    let n69 = n27.not();
-    let n70 = n68.not();
-    [n69, n53, n70, n39]
+    let n6 = n2.and(n4);
+    let n7 = n6.xor(n5);
+    let n8 = n7.xor(n1);
+    let n9 = n4.xor(n7);
+    let n10 = n9.xor(n2);
+    let n11 = n10.or(n7);
+    let n12 = n11.andnot(n1);
+    let n13 = n10.xor(n12);
+    let n14 = n13.andnot(n0);
+    let n15 = n8.xor(n14);
+    let n16 = n1.and(n2);
+    let n17 = n16.andnot(n5);
+    let n18 = n17.andnot(n0);
+    let n19 = n0.or(n4);
+    let n20 = n18.andnot(n19);
+    let n21 = n20.andnot(n3);
+    let n22 = n15.xor(n21);
+    let n23 = n8.xor(n2);
+    let n24 = n23.and(n12);
+    let n25 = n0.or(n24);
+    let n26 = n23.xor(n25);
+    let n27 = n5.and(n8);
+    let n28 = n27.xor(n4);
+    let n29 = n9.andnot(n17);
+    let n30 = n2.andnot(n1);
+    let n31 = n29.xor(n30);
+    let n32 = n0.andnot(n31);
+    let n33 = n28.xor(n32);
+    let n34 = n3.and(n33);
+    let n35 = n26.xor(n34);
+    let n36 = n10.xor(n5);
+    let n37 = n11.and(n6);
+    let n38 = n37.andnot(n1);
+    let n39 = n36.xor(n38);
+    let n40 = n16.xor(n23);
+    let n41 = n40.or(n37);
+    let n42 = n0.and(n41);
+    let n43 = n39.xor(n42);
+    let n44 = n31.andnot(n39);
+    let n45 = n44.xor(n8);
+    let n46 = n0.or(n45);
+    let n47 = n3.and(n46);
+    let n48 = n43.xor(n47);
+    let n49 = n7.andnot(n41);
+    let n50 = n49.xor(n36);
+    let n51 = n28.and(n49);
+    let n52 = n49.andnot(n8);
+    let n53 = n52.or(n51);
+    let n54 = n0.or(n53);
+    let n55 = n50.xor(n54);
+    let n56 = n9.andnot(n41);
+    let n57 = n56.xor(n52);
+    let n58 = n1.andnot(n57);
+    let n59 = n58.xor(n39);
+    let n60 = n59.andnot(n0);
+    let n61 = n57.xor(n60);
+    let n62 = n61.andnot(n3);
+    let n63 = n55.xor(n62);
+    let n64 = n48.not();
+    let n65 = n63.not();
+    [n64, n35, n65, n22]
 }
 
 /// S4.
 ///
-/// 44 gates; synthesised with split order [5, 3, 1, 0, 2, 4], outputs built in order [3, 2, 1, 0].
+/// 42 gates; synthesised with split order [5, 3, 1, 0, 2, 4], outputs built in order [1, 3, 2, 0].
 #[inline(always)]
 pub fn s4<L: Logic>(x: [L; 6]) -> [L; 4] {
     let [n0, n1, n2, n3, n4, n5] = x;
-    let n6 = n4.andnot(n2);
-    let n7 = n6.andnot(n0);
-    let n8 = n2.xor(n7);
-    let n9 = n4.xor(n2);
-    let n10 = n0.or(n9);
-    let n11 = n1.and(n10);
-    let n12 = n8.xor(n11);
-    let n13 = n10.xor(n2);
-    let n14 = n1.and(n13);
-    let n15 = n4.xor(n14);
-    let n16 = n15.andnot(n3);
-    let n17 = n12.xor(n16);
-    let n18 = n0.and(n6);
-    let n19 = n9.xor(n18);
-    let n20 = n19.andnot(n1);
-    let n21 = n13.xor(n20);
-    let n22 = n19.andnot(n8);
-    let n23 = n1.and(n9);
-    let n24 = n22.xor(n23);
-    let n25 = n24.andnot(n3);
-    let n26 = n21.xor(n25);
-    let n27 = n5.and(n26);
-    let n28 = n17.xor(n27);
-    let n29 = n5.or(n26);
-    let n30 = n17.xor(n29);
-    let n31 = n1.or(n2);
-    let n32 = n22.xor(n31);
-    let n33 = n23.xor(n15);
-    let n34 = n3.and(n33);
-    let n35 = n32.xor(n34);
-    let n36 = n8.andnot(n19);
-    let n37 = n1.or(n36);
-    let n38 = n6.xor(n37);
-    let n39 = n1.andnot(n9);
-    let n40 = n8.xor(n39);
-    let n41 = n40.andnot(n3);
-    let n42 = n38.xor(n41);
-    let n43 = n5.and(n42);
-    let n44 = n35.xor(n43);
-    let n45 = n5.or(n42);
-    let n46 = n35.xor(n45);
-    let n47 = n44.not();
-    let n48 = n30.not();
-    let n49 = n28.not();
-    [n46, n47, n48, n49]
+    let n6 = n2.andnot(n4);
+    let n7 = n0.xor(n4);
+    let n8 = n6.andnot(n7);
+    let n9 = n1.or(n2);
+    let n10 = n8.xor(n9);
+    let n11 = n4.andnot(n2);
+    let n12 = n11.or(n8);
+    let n13 = n1.and(n12);
+    let n14 = n4.xor(n13);
+    let n15 = n3.and(n14);
+    let n16 = n10.xor(n15);
+    let n17 = n12.andnot(n7);
+    let n18 = n1.or(n17);
+    let n19 = n11.xor(n18);
+    let n20 = n11.andnot(n7);
+    let n21 = n11.xor(n6);
+    let n22 = n1.and(n21);
+    let n23 = n20.xor(n22);
+    let n24 = n23.andnot(n3);
+    let n25 = n19.xor(n24);
+    let n26 = n5.and(n25);
+    let n27 = n16.xor(n26);
+    let n28 = n18.andnot(n9);
+    let n29 = n28.xor(n20);
+    let n30 = n22.xor(n14);
+    let n31 = n3.or(n30);
+    let n32 = n29.xor(n31);
+    let n33 = n19.xor(n21);
+    let n34 = n10.andnot(n21);
+    let n35 = n34.or(n33);
+    let n36 = n22.xor(n8);
+    let n37 = n3.or(n36);
+    let n38 = n35.xor(n37);
+    let n39 = n5.and(n38);
+    let n40 = n32.xor(n39);
+    let n41 = n38.xor(n40);
+    let n42 = n41.xor(n5);
+    let n43 = n25.xor(n27);
+    let n44 = n43.xor(n5);
+    let n45 = n27.not();
+    let n46 = n42.not();
+    let n47 = n40.not();
+    [n44, n45, n46, n47]
 }
 
 /// S5.
 ///
-/// 72 gates; synthesised with split order [4, 1, 0, 2, 3, 5], outputs built in order [2, 0, 3, 1].
+/// 61 gates; synthesised with split order [1, 3, 5, 0, 2, 4], outputs built in order [1, 3, 2, 0].
 #[inline(always)]
 pub fn s5<L: Logic>(x: [L; 6]) -> [L; 4] {
     let [n0, n1, n2, n3, n4, n5] = x;
-    let n6 = n5.or(n3);
-    let n7 = n2.andnot(n6);
-    let n8 = n5.xor(n7);
-    let n9 = n5.xor(n3);
-    let n10 = n6.andnot(n2);
-    let n11 = n9.xor(n10);
-    let n12 = n11.andnot(n0);
-    let n13 = n8.xor(n12);
-    let n14 = n10.xor(n7);
-    let n15 = n11.and(n3);
-    let n16 = n15.andnot(n2);
-    let n17 = n9.xor(n16);
-    let n18 = n0.andnot(n17);
-    let n19 = n14.xor(n18);
-    let n20 = n19.andnot(n1);
-    let n21 = n13.xor(n20);
-    let n22 = n17.andnot(n6);
-    let n23 = n0.or(n22);
-    let n24 = n14.xor(n23);
-    let n25 = n24.andnot(n1);
-    let n26 = n18.xor(n25);
-    let n27 = n26.andnot(n4);
-    let n28 = n21.xor(n27);
-    let n29 = n9.xor(n8);
-    let n30 = n22.xor(n2);
-    let n31 = n0.and(n30);
-    let n32 = n29.xor(n31);
-    let n33 = n22.xor(n3);
-    let n34 = n30.andnot(n33);
-    let n35 = n0.and(n34);
-    let n36 = n33.xor(n35);
-    let n37 = n36.andnot(n1);
-    let n38 = n32.xor(n37);
-    let n39 = n33.xor(n29);
-    let n40 = n34.xor(n6);
-    let n41 = n40.andnot(n0);
-    let n42 = n39.xor(n41);
-    let n43 = n22.xor(n15);
-    let n44 = n0.and(n6);
-    let n45 = n43.xor(n44);
-    let n46 = n1.and(n45);
-    let n47 = n42.xor(n46);
-    let n48 = n47.andnot(n4);
-    let n49 = n38.xor(n48);
-    let n50 = n39.or(n16);
-    let n51 = n0.andnot(n50);
-    let n52 = n9.xor(n51);
-    let n53 = n52.or(n50);
-    let n54 = n53.andnot(n0);
-    let n55 = n6.xor(n54);
-    let n56 = n1.and(n55);
-    let n57 = n52.xor(n56);
-    let n58 = n39.xor(n5);
-    let n59 = n0.and(n58);
-    let n60 = n11.xor(n59);
-    let n61 = n50.and(n11);
-    let n62 = n0.or(n61);
-    let n63 = n33.xor(n62);
+    let n6 = n2.xor(n4);
+    let n7 = n6.xor(n0);
+    let n8 = n4.and(n7);
+    let n9 = n8.xor(n6);
+    let n10 = n9.andnot(n5);
+    let n11 = n7.xor(n10);
+    let n12 = n2.xor(n5);
+    let n13 = n12.andnot(n9);
+    let n14 = n13.andnot(n3);
+    let n15 = n11.xor(n14);
+    let n16 = n5.or(n12);
+    let n17 = n0.xor(n12);
+    let n18 = n17.andnot(n16);
+    let n19 = n3.or(n18);
+    let n20 = n1.and(n19);
+    let n21 = n15.xor(n20);
+    let n22 = n6.and(n16);
+    let n23 = n22.xor(n18);
+    let n24 = n8.or(n13);
+    let n25 = n24.or(n0);
+    let n26 = n3.and(n25);
+    let n27 = n23.xor(n26);
+    let n28 = n4.or(n10);
+    let n29 = n28.and(n25);
+    let n30 = n17.or(n24);
+    let n31 = n2.xor(n24);
+    let n32 = n31.andnot(n30);
+    let n33 = n3.or(n32);
+    let n34 = n29.xor(n33);
+    let n35 = n1.and(n34);
+    let n36 = n27.xor(n35);
+    let n37 = n25.andnot(n30);
+    let n38 = n7.xor(n25);
+    let n39 = n38.or(n37);
+    let n40 = n0.or(n31);
+    let n41 = n40.xor(n5);
+    let n42 = n3.or(n41);
+    let n43 = n39.xor(n42);
+    let n44 = n10.xor(n31);
+    let n45 = n17.andnot(n44);
+    let n46 = n41.xor(n45);
+    let n47 = n4.andnot(n46);
+    let n48 = n47.andnot(n3);
+    let n49 = n3.or(n45);
+    let n50 = n48.andnot(n49);
+    let n51 = n50.andnot(n1);
+    let n52 = n43.xor(n51);
+    let n53 = n7.andnot(n44);
+    let n54 = n53.xor(n29);
+    let n55 = n10.andnot(n40);
+    let n56 = n55.xor(n32);
+    let n57 = n3.and(n56);
+    let n58 = n54.xor(n57);
+    let n59 = n44.andnot(n56);
+    let n60 = n11.or(n30);
+    let n61 = n60.xor(n23);
+    let n62 = n61.andnot(n3);
+    let n63 = n59.xor(n62);
     let n64 = n63.andnot(n1);
-    let n65 = n60.xor(n64);
-    let n66 = n4.and(n65);
-    let n67 = n57.xor(n66);
-    let n68 = n50.xor(n0);
-    let n69 = n36.or(n19);
-    let n70 = n1.and(n69);
-    let n71 = n68.xor(n70);
-    let n72 = n53.xor(n30);
-    let n73 = n0.andnot(n72);
-    let n74 = n7.xor(n73);
-    let n75 = n74.andnot(n4);
-    let n76 = n71.xor(n75);
-    let n77 = n28.not();
-    [n49, n76, n77, n67]
+    let n65 = n58.xor(n64);
+    let n66 = n52.not();
+    [n65, n21, n66, n36]
 }
 
 /// S6.
 ///
-/// 63 gates; synthesised with split order [3, 2, 1, 0, 4, 5], outputs built in order [1, 2, 3, 0].
+/// 58 gates; synthesised with split order [3, 2, 5, 0, 1, 4], outputs built in order [1, 0, 2, 3].
 #[inline(always)]
 pub fn s6<L: Logic>(x: [L; 6]) -> [L; 4] {
     let [n0, n1, n2, n3, n4, n5] = x;
-    let n6 = n5.xor(n4);
+    let n6 = n1.xor(n4);
     let n7 = n6.xor(n0);
-    let n8 = n7.xor(n1);
+    let n8 = n7.xor(n5);
     let n9 = n0.andnot(n4);
-    let n10 = n6.or(n5);
-    let n11 = n10.andnot(n0);
-    let n12 = n1.andnot(n11);
+    let n10 = n1.xor(n9);
+    let n11 = n10.andnot(n7);
+    let n12 = n5.andnot(n11);
     let n13 = n9.xor(n12);
     let n14 = n13.andnot(n2);
     let n15 = n8.xor(n14);
-    let n16 = n7.andnot(n13);
-    let n17 = n7.andnot(n4);
-    let n18 = n1.or(n17);
+    let n16 = n13.andnot(n10);
+    let n17 = n10.andnot(n4);
+    let n18 = n5.andnot(n17);
     let n19 = n16.xor(n18);
-    let n20 = n5.and(n0);
-    let n21 = n1.and(n20);
+    let n20 = n16.and(n0);
+    let n21 = n5.and(n20);
     let n22 = n9.xor(n21);
     let n23 = n2.and(n22);
     let n24 = n19.xor(n23);
     let n25 = n24.andnot(n3);
     let n26 = n15.xor(n25);
-    let n27 = n0.and(n6);
-    let n28 = n5.xor(n27);
-    let n29 = n10.xor(n7);
-    let n30 = n1.and(n29);
-    let n31 = n28.xor(n30);
-    let n32 = n11.xor(n4);
-    let n33 = n27.andnot(n1);
-    let n34 = n1.andnot(n32);
-    let n35 = n33.or(n34);
-    let n36 = n2.and(n35);
-    let n37 = n31.xor(n36);
-    let n38 = n8.andnot(n22);
-    let n39 = n38.andnot(n3);
-    let n40 = n37.xor(n39);
-    let n41 = n28.xor(n8);
-    let n42 = n1.or(n20);
-    let n43 = n27.xor(n42);
-    let n44 = n2.or(n43);
-    let n45 = n41.xor(n44);
-    let n46 = n43.or(n38);
-    let n47 = n41.or(n5);
-    let n48 = n47.andnot(n2);
-    let n49 = n46.xor(n48);
-    let n50 = n3.and(n49);
-    let n51 = n45.xor(n50);
-    let n52 = n21.or(n7);
-    let n53 = n32.xor(n10);
-    let n54 = n53.and(n27);
-    let n55 = n54.andnot(n1);
-    let n56 = n53.xor(n55);
-    let n57 = n2.andnot(n56);
-    let n58 = n52.xor(n57);
-    let n59 = n28.or(n22);
-    let n60 = n0.andnot(n28);
-    let n61 = n1.and(n60);
-    let n62 = n10.xor(n61);
-    let n63 = n62.andnot(n2);
-    let n64 = n59.xor(n63);
-    let n65 = n3.and(n64);
-    let n66 = n58.xor(n65);
-    let n67 = n66.not();
-    let n68 = n26.not();
-    [n67, n68, n40, n51]
+    let n27 = n21.andnot(n8);
+    let n28 = n27.xor(n1);
+    let n29 = n9.xor(n7);
+    let n30 = n11.xor(n4);
+    let n31 = n30.andnot(n5);
+    let n32 = n29.xor(n31);
+    let n33 = n2.andnot(n32);
+    let n34 = n28.xor(n33);
+    let n35 = n31.xor(n4);
+    let n36 = n22.xor(n27);
+    let n37 = n36.andnot(n29);
+    let n38 = n37.andnot(n2);
+    let n39 = n2.andnot(n35);
+    let n40 = n38.or(n39);
+    let n41 = n3.and(n40);
+    let n42 = n34.xor(n41);
+    let n43 = n17.or(n28);
+    let n44 = n43.xor(n13);
+    let n45 = n6.xor(n22);
+    let n46 = n45.or(n13);
+    let n47 = n2.and(n46);
+    let n48 = n44.xor(n47);
+    let n49 = n8.andnot(n36);
+    let n50 = n49.andnot(n3);
+    let n51 = n48.xor(n50);
+    let n52 = n5.andnot(n0);
+    let n53 = n52.xor(n10);
+    let n54 = n2.or(n45);
+    let n55 = n53.xor(n54);
+    let n56 = n49.or(n45);
+    let n57 = n53.or(n5);
+    let n58 = n57.andnot(n2);
+    let n59 = n56.xor(n58);
+    let n60 = n3.and(n59);
+    let n61 = n55.xor(n60);
+    let n62 = n42.not();
+    let n63 = n26.not();
+    [n62, n63, n51, n61]
 }
 
 /// S7.
 ///
-/// 64 gates; synthesised with split order [0, 5, 2, 1, 3, 4], outputs built in order [3, 2, 1, 0].
+/// 58 gates; synthesised with split order [0, 5, 4, 1, 2, 3], outputs built in order [2, 1, 3, 0].
 #[inline(always)]
 pub fn s7<L: Logic>(x: [L; 6]) -> [L; 4] {
     let [n0, n1, n2, n3, n4, n5] = x;
-    let n6 = n4.xor(n3);
-    let n7 = n4.andnot(n6);
-    let n8 = n7.xor(n1);
-    let n9 = n2.or(n8);
-    let n10 = n6.xor(n9);
-    let n11 = n8.andnot(n7);
-    let n12 = n11.andnot(n5);
-    let n13 = n10.xor(n12);
-    let n14 = n10.andnot(n8);
-    let n15 = n2.and(n8);
-    let n16 = n14.xor(n15);
-    let n17 = n5.and(n16);
-    let n18 = n17.andnot(n0);
-    let n19 = n13.xor(n18);
-    let n20 = n7.xor(n3);
-    let n21 = n1.or(n20);
-    let n22 = n6.xor(n21);
-    let n23 = n22.xor(n2);
-    let n24 = n11.xor(n6);
-    let n25 = n8.and(n3);
-    let n26 = n2.or(n25);
-    let n27 = n24.xor(n26);
-    let n28 = n5.and(n27);
-    let n29 = n23.xor(n28);
-    let n30 = n24.xor(n3);
-    let n31 = n30.or(n21);
-    let n32 = n31.andnot(n2);
-    let n33 = n30.xor(n32);
-    let n34 = n31.xor(n25);
-    let n35 = n2.and(n34);
-    let n36 = n4.xor(n35);
-    let n37 = n36.andnot(n5);
-    let n38 = n33.xor(n37);
-    let n39 = n0.and(n38);
-    let n40 = n29.xor(n39);
-    let n41 = n25.or(n24);
-    let n42 = n2.andnot(n1);
-    let n43 = n41.xor(n42);
-    let n44 = n2.andnot(n20);
-    let n45 = n21.xor(n44);
-    let n46 = n5.and(n45);
-    let n47 = n43.xor(n46);
-    let n48 = n20.xor(n8);
-    let n49 = n41.andnot(n30);
-    let n50 = n49.andnot(n2);
-    let n51 = n48.xor(n50);
-    let n52 = n2.and(n1);
-    let n53 = n11.xor(n52);
+    let n6 = n2.xor(n3);
+    let n7 = n6.xor(n1);
+    let n8 = n1.andnot(n3);
+    let n9 = n8.andnot(n4);
+    let n10 = n7.xor(n9);
+    let n11 = n8.andnot(n2);
+    let n12 = n7.and(n3);
+    let n13 = n12.andnot(n4);
+    let n14 = n11.xor(n13);
+    let n15 = n5.and(n14);
+    let n16 = n10.xor(n15);
+    let n17 = n6.and(n7);
+    let n18 = n17.xor(n3);
+    let n19 = n4.or(n18);
+    let n20 = n17.andnot(n2);
+    let n21 = n18.and(n11);
+    let n22 = n21.andnot(n4);
+    let n23 = n20.xor(n22);
+    let n24 = n23.andnot(n5);
+    let n25 = n19.xor(n24);
+    let n26 = n0.and(n25);
+    let n27 = n16.xor(n26);
+    let n28 = n7.xor(n18);
+    let n29 = n28.xor(n4);
+    let n30 = n18.and(n22);
+    let n31 = n30.xor(n1);
+    let n32 = n5.and(n31);
+    let n33 = n29.xor(n32);
+    let n34 = n21.xor(n31);
+    let n35 = n34.or(n17);
+    let n36 = n19.xor(n29);
+    let n37 = n36.andnot(n31);
+    let n38 = n5.or(n37);
+    let n39 = n35.xor(n38);
+    let n40 = n39.andnot(n0);
+    let n41 = n33.xor(n40);
+    let n42 = n34.xor(n9);
+    let n43 = n14.xor(n42);
+    let n44 = n43.and(n18);
+    let n45 = n44.andnot(n5);
+    let n46 = n42.xor(n45);
+    let n47 = n24.xor(n32);
+    let n48 = n47.and(n16);
+    let n49 = n48.andnot(n0);
+    let n50 = n46.xor(n49);
+    let n51 = n35.xor(n37);
+    let n52 = n51.xor(n29);
+    let n53 = n43.xor(n31);
     let n54 = n53.andnot(n5);
-    let n55 = n51.xor(n54);
-    let n56 = n55.andnot(n0);
-    let n57 = n47.xor(n56);
-    let n58 = n51.xor(n43);
-    let n59 = n49.xor(n1);
-    let n60 = n2.and(n59);
-    let n61 = n60.andnot(n5);
-    let n62 = n58.xor(n61);
-    let n63 = n51.xor(n33);
-    let n64 = n58.xor(n49);
-    let n65 = n64.andnot(n5);
-    let n66 = n63.xor(n65);
-    let n67 = n0.and(n66);
-    let n68 = n62.xor(n67);
-    let n69 = n57.not();
-    [n68, n69, n40, n19]
+    let n55 = n52.xor(n54);
+    let n56 = n52.xor(n36);
+    let n57 = n1.or(n20);
+    let n58 = n57.xor(n42);
+    let n59 = n58.andnot(n5);
+    let n60 = n56.xor(n59);
+    let n61 = n0.and(n60);
+    let n62 = n55.xor(n61);
+    let n63 = n41.not();
+    [n62, n63, n27, n50]
 }
 
 /// S8.
 ///
-/// 61 gates; synthesised with split order [5, 0, 4, 1, 2, 3], outputs built in order [1, 3, 2, 0].
+/// 55 gates; synthesised with split order [5, 0, 1, 2, 3, 4], outputs built in order [1, 2, 0, 3].
 #[inline(always)]
 pub fn s8<L: Logic>(x: [L; 6]) -> [L; 4] {
     let [n0, n1, n2, n3, n4, n5] = x;
-    let n6 = n1.and(n2);
-    let n7 = n1.or(n3);
-    let n8 = n6.andnot(n7);
-    let n9 = n3.andnot(n1);
-    let n10 = n2.xor(n9);
-    let n11 = n10.andnot(n4);
-    let n12 = n8.xor(n11);
-    let n13 = n3.or(n2);
+    let n6 = n2.andnot(n4);
+    let n7 = n6.xor(n3);
+    let n8 = n4.or(n7);
+    let n9 = n8.xor(n2);
+    let n10 = n9.andnot(n1);
+    let n11 = n7.xor(n10);
+    let n12 = n7.and(n4);
+    let n13 = n9.or(n7);
     let n14 = n1.andnot(n13);
-    let n15 = n4.and(n10);
-    let n16 = n14.xor(n15);
-    let n17 = n0.and(n16);
-    let n18 = n12.xor(n17);
-    let n19 = n10.and(n3);
-    let n20 = n1.andnot(n19);
-    let n21 = n3.xor(n20);
-    let n22 = n2.andnot(n4);
-    let n23 = n21.xor(n22);
-    let n24 = n0.and(n23);
-    let n25 = n24.andnot(n5);
-    let n26 = n18.xor(n25);
-    let n27 = n14.and(n8);
-    let n28 = n4.or(n27);
-    let n29 = n10.xor(n28);
-    let n30 = n21.xor(n14);
-    let n31 = n4.or(n30);
-    let n32 = n0.and(n31);
-    let n33 = n29.xor(n32);
-    let n34 = n21.or(n6);
-    let n35 = n30.xor(n7);
-    let n36 = n35.andnot(n4);
-    let n37 = n4.andnot(n34);
-    let n38 = n36.or(n37);
-    let n39 = n35.andnot(n30);
-    let n40 = n4.and(n35);
-    let n41 = n39.xor(n40);
-    let n42 = n41.andnot(n0);
-    let n43 = n38.xor(n42);
-    let n44 = n5.and(n43);
-    let n45 = n33.xor(n44);
-    let n46 = n31.xor(n12);
-    let n47 = n36.xor(n3);
-    let n48 = n0.or(n47);
-    let n49 = n46.xor(n48);
-    let n50 = n29.and(n9);
-    let n51 = n47.xor(n15);
-    let n52 = n0.and(n51);
-    let n53 = n50.xor(n52);
-    let n54 = n5.and(n53);
-    let n55 = n49.xor(n54);
-    let n56 = n27.xor(n9);
-    let n57 = n4.andnot(n56);
-    let n58 = n39.xor(n57);
-    let n59 = n51.xor(n14);
-    let n60 = n59.andnot(n0);
-    let n61 = n58.xor(n60);
-    let n62 = n5.or(n61);
-    let n63 = n33.xor(n62);
-    let n64 = n63.not();
-    let n65 = n26.not();
-    let n66 = n45.not();
-    [n64, n65, n55, n66]
+    let n15 = n12.xor(n14);
+    let n16 = n0.and(n15);
+    let n17 = n11.xor(n16);
+    let n18 = n9.andnot(n14);
+    let n19 = n18.andnot(n7);
+    let n20 = n0.and(n19);
+    let n21 = n20.andnot(n5);
+    let n22 = n17.xor(n21);
+    let n23 = n2.xor(n12);
+    let n24 = n23.xor(n1);
+    let n25 = n12.xor(n3);
+    let n26 = n1.and(n6);
+    let n27 = n25.xor(n26);
+    let n28 = n27.andnot(n0);
+    let n29 = n24.xor(n28);
+    let n30 = n19.andnot(n10);
+    let n31 = n1.andnot(n8);
+    let n32 = n31.or(n19);
+    let n33 = n0.and(n32);
+    let n34 = n30.xor(n33);
+    let n35 = n5.and(n34);
+    let n36 = n29.xor(n35);
+    let n37 = n23.xor(n31);
+    let n38 = n37.xor(n19);
+    let n39 = n19.xor(n8);
+    let n40 = n39.andnot(n0);
+    let n41 = n38.xor(n40);
+    let n42 = n11.and(n37);
+    let n43 = n42.xor(n1);
+    let n44 = n27.xor(n15);
+    let n45 = n44.andnot(n0);
+    let n46 = n43.xor(n45);
+    let n47 = n46.andnot(n5);
+    let n48 = n41.xor(n47);
+    let n49 = n46.xor(n41);
+    let n50 = n43.andnot(n15);
+    let n51 = n50.xor(n13);
+    let n52 = n14.andnot(n44);
+    let n53 = n52.xor(n39);
+    let n54 = n53.andnot(n0);
+    let n55 = n51.xor(n54);
+    let n56 = n5.and(n55);
+    let n57 = n49.xor(n56);
+    let n58 = n48.not();
+    let n59 = n22.not();
+    let n60 = n57.not();
+    [n58, n59, n36, n60]
 }

@@ -115,11 +115,11 @@ macro_rules! sbox_step {
 }
 
 /// One Feistel round: `dst ^= f(src, k)` (k: 48 key-bit masks).
-#[inline(always)]
 ///
 /// Lane types without a 3-input instruction ([`Logic::TWO_INPUT_GATES`]) take the
-/// S-boxes of [`super::circuit2`]: 509 two-input operations against 733 for
+/// S-boxes of [`super::circuit2`]: 456 two-input operations against 733 for
 /// [`super::circuit`]'s 241 gates lowered.
+#[inline(always)]
 fn feistel<L: Logic>(dst: &mut [L], src: &[L], k: &[u64; 48]) {
     use super::circuit2 as two;
     if L::TWO_INPUT_GATES {
@@ -327,7 +327,8 @@ fn orders_source<'a>(nets: impl Iterator<Item = ([usize; 6], &'a [usize])>) -> S
 }
 
 /// The Rust source of `circuit2.rs`: the eight S-boxes synthesised for 2-input gates
-/// ([`crate::slice::synth2`], every split and build order) and emitted.
+/// ([`crate::slice::synth2`], every split and build order; about three minutes in release
+/// mode) and emitted.
 pub fn circuit2_source() -> String {
     let nets: Vec<_> = (0..8)
         .map(|i| crate::slice::synth2::best(&sbox_tables(i)))
