@@ -480,10 +480,22 @@ pub fn best(tables: &[u64]) -> Netlist2 {
     )
 }
 
+/// Which outputs end in a NOT (the synthesiser adds one only where an output came out
+/// complemented).
+pub fn complemented(net: &Netlist2) -> Vec<bool> {
+    net.outputs
+        .iter()
+        .map(|&o| o >= INPUTS && net.gates[o - INPUTS].op == Op::Not)
+        .collect()
+}
+
 /// Rust source of a netlist as a function generic over [`Logic`](super::Logic): inputs
-/// `x[0..6]`, one 2-input operation per gate, outputs in order.
+/// `x[0..6]`, one 2-input operation per gate, outputs in order, without the outputs'
+/// NOTs ([`complemented`]): the bitsliced rounds fold those into the round keys.
 pub fn emit(name: &str, doc: &str, net: &Netlist2) -> String {
-    let mut s = emit_head(name, doc, net.gates.len(), &net.order, &net.build);
+    let nots = complemented(net).iter().filter(|&&c| c).count();
+    let gates = net.gates.len() - nots;
+    let mut s = emit_head(name, doc, gates, &net.order, &net.build);
     for (k, g) in net.gates.iter().enumerate() {
         let n = INPUTS + k;
         s += &match g.op {
@@ -491,10 +503,18 @@ pub fn emit(name: &str, doc: &str, net: &Netlist2) -> String {
             Op::AndNot => format!("    let n{n} = n{}.andnot(n{});\n", g.a, g.b),
             Op::Or => format!("    let n{n} = n{}.or(n{});\n", g.a, g.b),
             Op::Xor => format!("    let n{n} = n{}.xor(n{});\n", g.a, g.b),
-            Op::Not => format!("    let n{n} = n{}.not();\n", g.a),
+            // Only outputs get a NOT; the output is its operand, complemented.
+            Op::Not => String::new(),
         };
     }
-    let outs: Vec<String> = net.outputs.iter().map(|o| format!("n{o}")).collect();
+    let outs: Vec<String> = net
+        .outputs
+        .iter()
+        .map(|&o| match o.checked_sub(INPUTS).map(|k| net.gates[k]) {
+            Some(Gate2 { op: Op::Not, a, .. }) => format!("n{a}"),
+            _ => format!("n{o}"),
+        })
+        .collect();
     s += &format!("    [{}]\n}}\n", outs.join(", "));
     s
 }

@@ -133,6 +133,18 @@ impl Width {
         }
     }
 
+    /// Whether the lane type this width runs on has only 2-input gates
+    /// ([`Logic::TWO_INPUT_GATES`](super::Logic::TWO_INPUT_GATES)): `u64`, and AVX2 where
+    /// AVX-512VL (`vpternlogq` on 256 lanes) is missing.
+    pub fn two_input_gates(self) -> bool {
+        match self {
+            Width::W64 => true,
+            #[cfg(target_arch = "x86_64")]
+            Width::W256 => !x86::has_avx512vl(),
+            _ => false,
+        }
+    }
+
     /// Lanes (blocks per batch).
     pub fn lanes(self) -> usize {
         match self {

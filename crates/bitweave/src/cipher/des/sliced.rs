@@ -96,9 +96,9 @@ const OUT_SRC: [usize; 64] = {
 // ---- 2. Round function and stages ------------------------------------------------------
 
 /// One S-box of the f-function: input bits from `src` through E, XOR the round key, the
-/// circuit, outputs through P XORed into `dst`.
+/// circuit, outputs through P XORed into `dst` (complemented where `$not` says).
 macro_rules! sbox_step {
-    ($L:ty, $dst:ident, $src:ident, $k:ident, $j:expr, $f:path) => {{
+    ($L:ty, $dst:ident, $src:ident, $k:ident, $j:expr, $f:path, $not:expr) => {{
         // Written out rather than `array::from_fn` or a closure: those become separate
         // functions, which may stay outside the SIMD `#[target_feature]` context.
         macro_rules! e {
@@ -109,7 +109,7 @@ macro_rules! sbox_step {
         let o = $f([e!(0), e!(1), e!(2), e!(3), e!(4), e!(5)]);
         for (m, om) in o.into_iter().enumerate() {
             let i = P_INV[4 * $j + m];
-            $dst[i] = $dst[i].xor(om);
+            $dst[i] = $dst[i].xor(if $not[m] { om.not() } else { om });
         }
     }};
 }
@@ -117,29 +117,79 @@ macro_rules! sbox_step {
 /// One Feistel round: `dst ^= f(src, k)` (k: 48 key-bit masks).
 ///
 /// Lane types without a 3-input instruction ([`Logic::TWO_INPUT_GATES`]) take the
-/// S-boxes of [`super::circuit2`]: 456 two-input operations against 733 for
-/// [`super::circuit`]'s 241 gates lowered.
+/// S-boxes of [`super::circuit2`]: 437 two-input operations against 733 for
+/// [`super::circuit`]'s 241 gates lowered. Some of their outputs come out complemented
+/// ([`COMPLEMENTED`](super::circuit2::COMPLEMENTED)); with `FOLDED` they are XORed in as
+/// they are and the round keys absorb the complements (see [`FOLD`]), else each gets its
+/// NOT here.
 #[inline(always)]
-fn feistel<L: Logic>(dst: &mut [L], src: &[L], k: &[u64; 48]) {
+fn feistel<L: Logic, const FOLDED: bool>(dst: &mut [L], src: &[L], k: &[u64; 48]) {
     use super::circuit2 as two;
     if L::TWO_INPUT_GATES {
-        sbox_step!(L, dst, src, k, 0, two::s1);
-        sbox_step!(L, dst, src, k, 1, two::s2);
-        sbox_step!(L, dst, src, k, 2, two::s3);
-        sbox_step!(L, dst, src, k, 3, two::s4);
-        sbox_step!(L, dst, src, k, 4, two::s5);
-        sbox_step!(L, dst, src, k, 5, two::s6);
-        sbox_step!(L, dst, src, k, 6, two::s7);
-        sbox_step!(L, dst, src, k, 7, two::s8);
+        sbox_step!(L, dst, src, k, 0, two::s1, nots(0, FOLDED));
+        sbox_step!(L, dst, src, k, 1, two::s2, nots(1, FOLDED));
+        sbox_step!(L, dst, src, k, 2, two::s3, nots(2, FOLDED));
+        sbox_step!(L, dst, src, k, 3, two::s4, nots(3, FOLDED));
+        sbox_step!(L, dst, src, k, 4, two::s5, nots(4, FOLDED));
+        sbox_step!(L, dst, src, k, 5, two::s6, nots(5, FOLDED));
+        sbox_step!(L, dst, src, k, 6, two::s7, nots(6, FOLDED));
+        sbox_step!(L, dst, src, k, 7, two::s8, nots(7, FOLDED));
     } else {
-        sbox_step!(L, dst, src, k, 0, s1);
-        sbox_step!(L, dst, src, k, 1, s2);
-        sbox_step!(L, dst, src, k, 2, s3);
-        sbox_step!(L, dst, src, k, 3, s4);
-        sbox_step!(L, dst, src, k, 4, s5);
-        sbox_step!(L, dst, src, k, 5, s6);
-        sbox_step!(L, dst, src, k, 6, s7);
-        sbox_step!(L, dst, src, k, 7, s8);
+        debug_assert!(
+            !FOLDED,
+            "3-input circuits have no complemented outputs to fold"
+        );
+        const NONE: [bool; 4] = [false; 4];
+        sbox_step!(L, dst, src, k, 0, s1, NONE);
+        sbox_step!(L, dst, src, k, 1, s2, NONE);
+        sbox_step!(L, dst, src, k, 2, s3, NONE);
+        sbox_step!(L, dst, src, k, 3, s4, NONE);
+        sbox_step!(L, dst, src, k, 4, s5, NONE);
+        sbox_step!(L, dst, src, k, 5, s6, NONE);
+        sbox_step!(L, dst, src, k, 6, s7, NONE);
+        sbox_step!(L, dst, src, k, 7, s8, NONE);
+    }
+}
+
+/// The outputs of 2-input S-box `j` that [`feistel`] complements (none when `folded`).
+#[inline(always)]
+fn nots(j: usize, folded: bool) -> [bool; 4] {
+    super::circuit2::COMPLEMENTED[j].map(|c| c && !folded)
+}
+
+/// The round-key masks' correction for [`feistel`]'s complemented outputs, when folded.
+///
+/// With the complemented outputs XORed in as they are, the half a round writes holds the
+/// complement of the planes in `c` (the P positions of those outputs) relative to the
+/// true value. Rounds alternate halves, so the half a round reads is off by `0, c, c, 0`
+/// in rounds `4q .. 4q + 3` and both halves are true again after every fourth round: at
+/// the end of each 16-round stage, so the output needs no correction. A round that reads
+/// a half off by `c` gets it right by XORing the complement of its key bit wherever E
+/// reads a plane of `c`: `FOLD` is that pattern, applied to rounds `4q + 1` and `4q + 2`.
+/// The pattern is a palindrome (16 and 48 are multiples of 4), so decryption, which reads
+/// the masks from the last, finds the same correction at each of its rounds.
+const FOLD: [u64; 48] = {
+    let mut off = [false; 32];
+    let mut q = 0;
+    while q < 32 {
+        off[P_INV[q]] = super::circuit2::COMPLEMENTED[q / 4][q % 4];
+        q += 1;
+    }
+    let mut t = [0u64; 48];
+    let mut i = 0;
+    while i < 48 {
+        t[i] = if off[E_IDX[i]] { u64::MAX } else { 0 };
+        i += 1;
+    }
+    t
+};
+
+/// Folds [`FOLD`] into round-key masks in execution order (see there).
+fn fold(masks: &mut [[u64; 48]]) {
+    for (r, m) in masks.iter_mut().enumerate() {
+        if matches!(r % 4, 1 | 2) {
+            m.iter_mut().zip(FOLD).for_each(|(x, f)| *x ^= f);
+        }
     }
 }
 
@@ -147,7 +197,7 @@ fn feistel<L: Logic>(dst: &mut [L], src: &[L], k: &[u64; 48]) {
 /// `keys`, last to first when `backwards`) and returns the pre-output R ‖ L in DES
 /// order. Consecutive stages chain without FP/IP (they cancel), as in triple DES.
 #[inline(always)]
-fn stages<L: Logic>(st: &mut [L; 64], keys: &[[u64; 48]], backwards: bool) {
+fn stages<L: Logic, const FOLDED: bool>(st: &mut [L; 64], keys: &[[u64; 48]], backwards: bool) {
     debug_assert!(keys.len().is_multiple_of(16) && (keys.len() / 16) % 2 == 1);
     let n = keys.len();
     // Which way the keys run is the direction, not a secret.
@@ -162,20 +212,25 @@ fn stages<L: Logic>(st: &mut [L; 64], keys: &[[u64; 48]], backwards: bool) {
             (&mut *hi, &mut *lo)
         };
         for r in (16 * s..16 * s + 16).step_by(2) {
-            feistel(a, b, key(r));
-            feistel(b, a, key(r + 1));
+            feistel::<L, FOLDED>(a, b, key(r));
+            feistel::<L, FOLDED>(b, a, key(r + 1));
         }
     }
 }
 
 /// Encrypts one batch in plane form with the round-key masks of `keys` in execution
-/// order, or from last to first when `backwards` (decryption with encryption's masks).
+/// order, or from last to first when `backwards` (decryption with encryption's masks);
+/// `FOLDED`: the masks have [`FOLD`] folded in (2-input lane types only).
 #[inline(always)]
-fn crypt_planes<L: Logic>(planes: &[L; 64], keys: &[[u64; 48]], backwards: bool) -> [L; 64] {
+fn crypt_planes<L: Logic, const FOLDED: bool>(
+    planes: &[L; 64],
+    keys: &[[u64; 48]],
+    backwards: bool,
+) -> [L; 64] {
     // Built by gathering, not zeroed then filled: on a short message (one batch) the
     // zeroing and copying were a visible part of the call.
     let mut st: [L; 64] = core::array::from_fn(|i| planes[IN_PLANE[i]]);
-    stages(&mut st, keys, backwards);
+    stages::<L, FOLDED>(&mut st, keys, backwards);
     // An odd number of stages leaves R16 in the high half and L16 in the low one.
     core::array::from_fn(|i| st[(OUT_SRC[i] + 32) % 64])
 }
@@ -186,7 +241,7 @@ fn crypt_planes<L: Logic>(planes: &[L; 64], keys: &[[u64; 48]], backwards: bool)
 /// round structure and S-box circuits on its lane type.
 pub fn crypt_planes_for_key<L: Logic>(planes: &[L; 64], key: &[u8], decrypt: bool) -> [L; 64] {
     let mut masks = round_key_masks(&TdesKeys::new(key));
-    let out = crypt_planes(planes, &masks, decrypt);
+    let out = crypt_planes::<L, false>(planes, &masks, decrypt);
     masks.zeroize();
     out
 }
@@ -196,6 +251,7 @@ pub fn crypt_planes_for_key<L: Logic>(planes: &[L; 64], key: &[u8], decrypt: boo
 pub(crate) struct DesPlanes<'a> {
     masks: &'a [[u64; 48]],
     backwards: bool,
+    folded: bool,
 }
 
 impl PlaneCipher for DesPlanes<'_> {
@@ -211,7 +267,13 @@ impl PlaneCipher for DesPlanes<'_> {
     }
     #[inline(always)]
     fn crypt<L: Lanes>(&self, p: &mut [L; 64]) {
-        *p = crypt_planes(p, self.masks, self.backwards);
+        *p = if self.folded {
+            // A folded key is only built for widths whose lane types all have 2-input gates.
+            assert!(L::TWO_INPUT_GATES, "folded DES masks on 3-input lanes");
+            crypt_planes::<L, true>(p, self.masks, self.backwards)
+        } else {
+            crypt_planes::<L, false>(p, self.masks, self.backwards)
+        };
     }
     #[inline(always)]
     fn store<L: Lanes>(p: &[L; 64], dst: &mut [u8]) {
@@ -233,10 +295,14 @@ fn round_key_masks(keys: &TdesKeys) -> Vec<[u64; 48]> {
     super::bit_masks(keys.encryption_order(), 16 * keys.stages.len())
 }
 
-/// DES's round-key masks (encryption's; decryption reads them backwards): what the
-/// `sliced` backends hold.
+/// DES's round-key masks (encryption's; decryption reads them backwards), with [`FOLD`]
+/// folded in when `folded`: what the `sliced` backends hold.
 #[derive(Clone, Zeroize)]
-pub(crate) struct DesKeys(KeyMasks<48>);
+pub(crate) struct DesKeys {
+    masks: KeyMasks<48>,
+    #[zeroize(skip)]
+    folded: bool,
+}
 
 /// Wiped on drop by its [`KeyMasks`] themselves (a derived drop would wipe them twice).
 impl ZeroizeOnDrop for DesKeys {}
@@ -245,8 +311,9 @@ impl PlaneKeys for DesKeys {
     type Cipher<'a> = DesPlanes<'a>;
     fn cipher(&self, decrypt: bool) -> DesPlanes<'_> {
         DesPlanes {
-            masks: &self.0,
+            masks: &self.masks,
             backwards: decrypt,
+            folded: self.folded,
         }
     }
 }
@@ -261,8 +328,14 @@ impl DesSliced {
         if !width.available() {
             return None;
         }
-        let masks = KeyMasks::new(round_key_masks(&TdesKeys::new(key)));
-        Some(Sliced::with_keys(DesKeys(masks), width))
+        let mut masks = round_key_masks(&TdesKeys::new(key));
+        // Every width the backend runs (its own and its tails') on 2-input lanes: fold.
+        let folded = width.two_input_gates() && width.tail().two_input_gates();
+        if folded {
+            fold(&mut masks);
+        }
+        let masks = KeyMasks::new(masks);
+        Some(Sliced::with_keys(DesKeys { masks, folded }, width))
     }
 }
 
@@ -339,20 +412,30 @@ pub fn circuit2_source() -> String {
 /// `circuit2.rs` for the given netlists.
 fn circuit2_source_of(nets: &[crate::slice::synth2::Netlist2]) -> String {
     use crate::slice::synth2;
-    let total: usize = nets.iter().map(|n| n.gates.len()).sum();
+    let complemented: Vec<Vec<bool>> = nets.iter().map(synth2::complemented).collect();
+    let nots = complemented.iter().flatten().filter(|&&c| c).count();
+    let total = nets.iter().map(|n| n.gates.len()).sum::<usize>() - nots;
     let mut s = String::new();
-    s += "//! DES S-boxes S1..S8 as circuits of 2-input gates (AND, AND-NOT, OR, XOR, NOT), for\n";
-    s += "//! lane types without a 3-input instruction. GENERATED by\n";
+    s += "//! DES S-boxes S1..S8 as circuits of 2-input gates (AND, AND-NOT, OR, XOR), for lane\n";
+    s += "//! types without a 3-input instruction. GENERATED by\n";
     s +=
         "//! [`super::sliced::circuit2_source`] (the synthesiser of [`crate::slice::synth2`] run\n";
     s += "//! on the truth tables of [`super::SBOXES`]); do not edit. The test\n";
     s += "//! `circuit2_file_is_current` re-synthesises with the recorded orders and compares;\n";
     s += "//! `BITWEAVE_REGEN_CIRCUITS=1 cargo test --release -p bitweave --lib circuit2_file`\n";
     s += "//! rewrites this file.\n//!\n";
-    s += "//! Inputs and outputs as in [`super::circuit`].\n";
-    s += &format!("//! Total: {total} gates for the eight S-boxes.\n");
+    s += "//! Inputs and outputs as in [`super::circuit`], except that the outputs marked in\n";
+    s += "//! [`COMPLEMENTED`] come out complemented: the bitsliced rounds fold those NOTs into\n";
+    s += "//! the round keys ([`super::sliced`]).\n";
+    s += &format!("//! Total: {total} gates for the eight S-boxes, and {nots} NOTs so folded.\n");
     s += "#![deny(unsafe_code)]\n\nuse crate::slice::Logic;\n\n";
     s += &orders_source(nets.iter().map(|n| (n.order, &n.build[..])));
+    let rows: Vec<String> = complemented.iter().map(|c| format!("{c:?}")).collect();
+    s += &format!(
+        "\n/// Which outputs each S-box function returns complemented.\n\
+         pub const COMPLEMENTED: [[bool; 4]; 8] = [\n    {},\n];\n",
+        rows.join(",\n    ")
+    );
     for (i, n) in nets.iter().enumerate() {
         s += "\n";
         s += &synth2::emit(&format!("s{}", i + 1), &format!("S{}.", i + 1), n);
@@ -445,7 +528,62 @@ mod tests {
             circuit2::s8,
         ];
         for (i, f) in fns.iter().enumerate() {
-            assert_eq!(f(x), sbox_tables(i), "S{}", i + 1);
+            let got = f(x);
+            let fixed: [u64; 4] = core::array::from_fn(|m| {
+                got[m] ^ u64::from(circuit2::COMPLEMENTED[i][m]).wrapping_neg()
+            });
+            assert_eq!(fixed, sbox_tables(i), "S{}", i + 1);
+        }
+    }
+
+    #[test]
+    fn folded_masks_give_the_same_cipher_on_2_input_lanes() {
+        // 64 random blocks (one u64 batch) through DES and 3DES, both directions: the
+        // folded masks with the complemented outputs as they are, and the plain masks with
+        // each of those outputs fixed by a NOT, against `soft`.
+        use crate::cipher::des::soft::DesSoft;
+        use crate::cipher::BlockCipher;
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for key_len in [8, 16, 24] {
+            let key: Vec<u8> = (0..key_len).map(|_| next() as u8).collect();
+            let blocks: Vec<u8> = (0..64 * 8).map(|_| next() as u8).collect();
+            let planes = planes_from_blocks8::<u64>(&blocks);
+            let plain = round_key_masks(&TdesKeys::new(&key));
+            let mut folded = plain.clone();
+            fold(&mut folded);
+            assert_ne!(folded, plain, "the fold changes some masks");
+            for backwards in [false, true] {
+                let mut want = blocks.clone();
+                let soft = DesSoft::new(&key);
+                if backwards {
+                    soft.decrypt_blocks(&mut want);
+                } else {
+                    soft.encrypt_blocks(&mut want);
+                }
+                for (name, out) in [
+                    (
+                        "plain",
+                        crypt_planes::<u64, false>(&planes, &plain, backwards),
+                    ),
+                    (
+                        "folded",
+                        crypt_planes::<u64, true>(&planes, &folded, backwards),
+                    ),
+                ] {
+                    let mut got = vec![0u8; blocks.len()];
+                    blocks8_from_planes(out, &mut got);
+                    assert_eq!(
+                        got, want,
+                        "{name}, {key_len}-byte key, backwards {backwards}"
+                    );
+                }
+            }
         }
     }
 
