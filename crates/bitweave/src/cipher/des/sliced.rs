@@ -22,7 +22,9 @@
 //! [`crate::slice::synth`]; see that module for the method and [`circuit_source`] for the
 //! generator. Because they are generic over [`Logic`], the same functions run on real lanes
 //! and on `slice::trace::Trace`, which extracts their gate lists for counting and
-//! for the MX-1 model ([`sbox_circuits`]).
+//! for the MX-1 model ([`sbox_circuits`]). Lane types with 2-input gates only (AVX2,
+//! `u64`) run [`super::circuit2`] instead ([`crate::slice::synth2`], [`circuit2_source`]),
+//! whose complemented outputs are folded into the round keys (`FOLD`).
 //!
 //! # Sections
 //! 1. plane bookkeeping (tables), 2. round function and stages, 3. backend glue.
