@@ -6,7 +6,7 @@
 //! Backends this CPU cannot run are reported as skipped.
 
 use bitweave::hazmat::registry;
-use bitweave::ModeKernels;
+use bitweave::{BlockCipher, ModeKernels};
 use bitweave::{Cipher, CipherKind, Direction, Mode, Suite};
 use rand::{Rng, RngCore, SeedableRng};
 
@@ -332,5 +332,38 @@ fn chains_over_many_slabs_match_soft() {
                 assert!(state == want_state, "{fb:?} x{n} state in halves on {name}");
             }
         }
+    }
+}
+
+/// Small calls of independent blocks go to the serial backend up to its crossover
+/// (`serial_blocks`) and to the batch backend from one block more, for every cipher
+/// whose two defaults differ on this CPU.
+#[test]
+fn small_calls_go_to_the_serial_backend_up_to_its_crossover() {
+    for kind in CipherKind::ALL {
+        let serial = &registry::usable_for(kind, registry::Shape::Serial)[0];
+        let cipher = Cipher::new(kind, &vec![7u8; kind.key_len()]).unwrap();
+        if cipher.serial_backend() == cipher.backend() {
+            eprintln!("{kind:?}: one backend for both shapes ({})", serial.name);
+            continue;
+        }
+        let block = kind.block_size();
+        let n = serial.serial_blocks;
+        eprintln!(
+            "{kind:?}: {} up to {n} blocks, then {}",
+            serial.name,
+            cipher.backend()
+        );
+        assert!(
+            n >= 1,
+            "{kind:?}: serial backend {} takes no calls",
+            serial.name
+        );
+        assert_eq!(cipher.blocks_backend(n * block), serial.name, "{kind:?}");
+        assert_eq!(
+            cipher.blocks_backend((n + 1) * block),
+            cipher.backend(),
+            "{kind:?}"
+        );
     }
 }

@@ -15,7 +15,8 @@ use crate::error::Result;
 ///
 /// It holds the best backend for batches of independent blocks and the best for serial
 /// work (often the same one) and hands each call to the one that fits its shape: one
-/// chain, CFB8/CFB1 and calls of at most `serial_blocks(kind)` blocks go to the serial one.
+/// chain, CFB8/CFB1 and calls of at most the serial backend's
+/// [`BackendInfo::serial_blocks`] blocks go to the serial one.
 /// When the two differ, each is keyed on the first call that needs it.
 /// Cheap to clone (the keyed backends are shared), so the same key schedule can serve
 /// several streams or threads; [`with_threads`](Self::with_threads) sets how many
@@ -28,7 +29,7 @@ pub struct Cipher {
     batch_width: usize,
     backends: Backends,
     /// The cipher's block size, and the largest call of independent blocks that goes to
-    /// the serial backend ([`serial_blocks`] blocks): kept here so a small call reaches
+    /// the serial backend ([`BackendInfo::serial_blocks`] blocks): kept here so a small call reaches
     /// its backend with one indirect call, not three.
     block_size: usize,
     serial_bytes: usize,
@@ -83,35 +84,6 @@ impl Lazy {
     }
 }
 
-/// DES-family calls of at most this many blocks go to the serial backend: bitsliced DES
-/// pays a whole batch's transposition and circuit for a single block. Measured on AMD
-/// Zen 3 (ECB decryption, 2026-12-02, two runs, TSC c/B), `sliced256` against `shift256`
-/// (four blocks in step): 3DES 171-179 vs 68 at 8 blocks, 85-86 vs 68-70 at 16, 69 vs
-/// 69-71 at 20, 56-57 vs 69-71 at 24; DES 36-39 vs 24.5 at 16, 30.5 vs 24-25 at 20, 25 vs
-/// 24.5-26 at 24. On an Intel Xeon with AVX-512 (family 6 model 207, 2026-12-02) a
-/// bitsliced batch costs ~6,000 TSC cycles (3DES) up to 2 KiB and overtakes `rotate256`
-/// from ~170 B. So 20 blocks, where both CPUs' 3DES cross over.
-pub const SERIAL_BLOCKS: usize = 20;
-
-/// SEED calls of more than one block go to the batch backend: its kernels fill their
-/// registers' lanes with whatever blocks there are. Measured on AMD Zen 4 (SEED ECB
-/// decryption, 2026-11-27), serial `gfni128` (four blocks in step) against the batch
-/// kernels: 1 block 35 c/B vs `gfni256` 40 and `gfni512` 49; 4 blocks 18.2 vs 10.4 and
-/// 12.3; 16 blocks 15.8 vs 3.0 and 2.7. At the AVX2 tier, `aesni` against `vaes256`:
-/// 1 block 55 vs 68, 4 blocks 38 vs 16.7, 16 blocks 39 vs 5.2. At the `aesni` tier,
-/// `aesni` against `aesni128` (Intel Xeon family 6 model 207, SEED ECB encryption,
-/// 2026-11-30): 1 block 58 vs 66, 2 blocks 38 vs 34, 4 blocks 38 vs 15.5.
-pub const SEED_SERIAL_BLOCKS: usize = 1;
-
-/// Calls of at most this many independent blocks of `kind` run on the serial backend
-/// ([`SERIAL_BLOCKS`], [`SEED_SERIAL_BLOCKS`]: each says what measured it).
-pub fn serial_blocks(kind: CipherKind) -> usize {
-    match kind {
-        CipherKind::Seed => SEED_SERIAL_BLOCKS,
-        _ => SERIAL_BLOCKS,
-    }
-}
-
 impl Cipher {
     /// Keys `kind` on the best backend this CPU can run (or the one named by the
     /// `BITWEAVE_BACKEND` environment variable, when it implements `kind`).
@@ -141,7 +113,7 @@ impl Cipher {
             batch_width: info.width,
             backends,
             block_size: kind.block_size(),
-            serial_bytes: serial_blocks(kind) * kind.block_size(),
+            serial_bytes: serial_info.serial_blocks * kind.block_size(),
             threads: 0,
         })
     }
@@ -173,7 +145,7 @@ impl Cipher {
     }
 
     /// The backend that runs a call on `bytes` bytes of independent blocks (ECB, CTR,
-    /// CBC/CFB decryption): the serial one up to `serial_blocks(kind)` blocks.
+    /// CBC/CFB decryption): the serial one up to its [`BackendInfo::serial_blocks`] blocks.
     pub fn blocks_backend(&self, bytes: usize) -> &'static str {
         self.for_blocks(bytes).backend_for(bytes)
     }

@@ -200,6 +200,36 @@ impl Level {
     pub fn available(self) -> bool {
         crate::cpu::has_all(self.features())
     }
+
+    /// Calls of at most this many independent blocks of `kind` run here rather than on
+    /// the bitsliced batch backend, which pays a whole pass (transposition and circuit)
+    /// for a few blocks. Crossovers measured on AMD EPYC Zen 3 (ECB decryption,
+    /// 2026-12-02, alternating six times, best TSC c/B, the batch figure first):
+    /// - `shift64` against `sliced64` (the portable tier): DES 5 blocks 115 vs 105,
+    ///   6 blocks 95 vs 106; 3DES 4 blocks 349 vs 310, 5 blocks 289 vs 307.
+    /// - `shift256` (four in step) against `sliced256`: DES 16 blocks 28.9 vs 25.4,
+    ///   18 blocks 26.1 vs 26.0; 3DES 14 blocks 72.9 vs 72.1, 15 blocks 69.3 vs 70.3.
+    ///   Intel's compare form (see `shift_x86`) is slower, so its crossover is probably
+    ///   later; not measured.
+    /// - `rotate256` against `sliced512`: on an Intel Xeon with AVX-512 (family 6 model
+    ///   207, 2026-12-02) a 3DES batch costs ~6,000 TSC cycles up to 2 KiB and overtook
+    ///   `rotate256` from ~170 B, so 20 blocks; DES not measured there.
+    ///
+    /// DES crosses later than triple DES: a batch's transposition does not triple with
+    /// the rounds.
+    pub fn serial_blocks(self, kind: crate::cipher::CipherKind) -> usize {
+        let des = kind == crate::cipher::CipherKind::Des;
+        match (self, des) {
+            (Level::Portable, true) => 5,
+            (Level::Portable, false) => 4,
+            #[cfg(target_arch = "x86_64")]
+            (Level::Avx2, true) => 17,
+            #[cfg(target_arch = "x86_64")]
+            (Level::Avx2, false) => 14,
+            #[cfg(target_arch = "x86_64")]
+            (Level::Avx512, _) => 20,
+        }
+    }
 }
 
 /// DES or triple DES, one block at a time (see the module doc).
