@@ -148,9 +148,8 @@ fn fit(f: u64, a: u64, b: u64, c: u64) -> Option<u8> {
 
 struct State {
     order: [usize; INPUTS],
-    funcs: Vec<u64>,
+    nodes: Nodes,
     gates: Vec<SGate>,
-    known: HashMap<u64, usize>,
 }
 
 /// A built function: a node, possibly read inverted, or a constant.
@@ -162,26 +161,28 @@ enum Built {
 
 impl State {
     fn new(order: [usize; INPUTS]) -> Self {
-        let (funcs, known) = input_nodes();
         State {
             order,
-            funcs,
+            nodes: Nodes::inputs(),
             gates: Vec::new(),
-            known,
         }
     }
 
     fn find(&self, f: u64) -> Option<usize> {
-        self.known.get(&canon(f)).copied()
+        self.nodes.find(f)
     }
 
     fn triple(&self, f: u64) -> Option<(u8, [usize; 3])> {
-        let n = self.funcs.len();
+        let n = self.nodes.len();
         // Newest nodes first: they are the likeliest to share structure with f.
         for i in (0..n).rev() {
             for j in (0..i).rev() {
                 for k in (0..j).rev() {
-                    let (a, b, c) = (self.funcs[i], self.funcs[j], self.funcs[k]);
+                    let (a, b, c) = (
+                        self.nodes.funcs[i],
+                        self.nodes.funcs[j],
+                        self.nodes.funcs[k],
+                    );
                     if let Some(imm) = fit(f, a, b, c) {
                         return Some((imm, [i, j, k]));
                     }
@@ -194,15 +195,12 @@ impl State {
     fn add(&mut self, imm: u8, ops: [usize; 3]) -> usize {
         let f = apply(
             imm,
-            self.funcs[ops[0]],
-            self.funcs[ops[1]],
-            self.funcs[ops[2]],
+            self.nodes.funcs[ops[0]],
+            self.nodes.funcs[ops[1]],
+            self.nodes.funcs[ops[2]],
         );
-        self.funcs.push(f);
         self.gates.push(SGate { imm, ops });
-        let id = self.funcs.len() - 1;
-        self.known.entry(canon(f)).or_insert(id);
-        id
+        self.nodes.push(f)
     }
 
     fn score(&self, f: u64) -> u32 {
@@ -255,9 +253,9 @@ impl State {
         let ops = [v, node(bx), node(by)];
         let imm = fit(
             f,
-            self.funcs[ops[0]],
-            self.funcs[ops[1]],
-            self.funcs[ops[2]],
+            self.nodes.funcs[ops[0]],
+            self.nodes.funcs[ops[1]],
+            self.nodes.funcs[ops[2]],
         )
         .expect("f is a function of its split variable and cofactors");
         Built::Node(self.add(imm, ops))
@@ -267,7 +265,7 @@ impl State {
     fn invert(&mut self, n: usize) {
         let g = n - INPUTS;
         self.gates[g].imm = !self.gates[g].imm;
-        self.funcs[n] = !self.funcs[n];
+        self.nodes.funcs[n] = !self.nodes.funcs[n];
         for k in g + 1..self.gates.len() {
             let gate = &mut self.gates[k];
             let mut flip = 0u8;
@@ -284,15 +282,41 @@ impl State {
     }
 }
 
-/// The input nodes' truth tables, and each one's canonical form mapped to its node.
-pub(super) fn input_nodes() -> (Vec<u64>, HashMap<u64, usize>) {
-    let funcs: Vec<u64> = (0..INPUTS).map(var).collect();
-    let known = funcs
-        .iter()
-        .enumerate()
-        .map(|(i, &f)| (canon(f), i))
-        .collect();
-    (funcs, known)
+/// The truth tables of the nodes built so far (the inputs first), and the first node
+/// computing each function up to complement: what both synthesisers search and extend.
+pub(super) struct Nodes {
+    pub(super) funcs: Vec<u64>,
+    known: HashMap<u64, usize>,
+}
+
+impl Nodes {
+    /// The input nodes alone.
+    pub(super) fn inputs() -> Self {
+        let funcs: Vec<u64> = (0..INPUTS).map(var).collect();
+        let known = funcs
+            .iter()
+            .enumerate()
+            .map(|(i, &f)| (canon(f), i))
+            .collect();
+        Nodes { funcs, known }
+    }
+
+    /// The first node computing `f` or its complement.
+    pub(super) fn find(&self, f: u64) -> Option<usize> {
+        self.known.get(&canon(f)).copied()
+    }
+
+    /// Appends a node computing `f`; returns it.
+    pub(super) fn push(&mut self, f: u64) -> usize {
+        self.funcs.push(f);
+        let id = self.funcs.len() - 1;
+        self.known.entry(canon(f)).or_insert(id);
+        id
+    }
+
+    pub(super) fn len(&self) -> usize {
+        self.funcs.len()
+    }
 }
 
 /// `f` with variable `v` fixed to `b`, as a function of all inputs (independent of `v`).
@@ -322,7 +346,7 @@ pub fn synthesize(tables: &[u64], order: [usize; INPUTS], build: &[usize]) -> Ne
     }
     for (i, &f) in tables.iter().enumerate() {
         let n = outs[i];
-        if st.funcs[n] != f {
+        if st.nodes.funcs[n] != f {
             let shared = outs.iter().enumerate().any(|(j, &o)| j != i && o == n);
             if n >= INPUTS && !shared {
                 st.invert(n);

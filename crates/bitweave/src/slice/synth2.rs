@@ -22,12 +22,9 @@
 //!    of building the outputs (24), and keeps the netlist with the fewest gates.
 #![deny(unsafe_code)]
 
-use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use super::synth::{
-    canon, cofactor, emit_head, input_nodes, restrict, smallest, Gate, Netlist, INPUTS,
-};
+use super::synth::{canon, cofactor, emit_head, restrict, smallest, Gate, Netlist, Nodes, INPUTS};
 
 /// A 2-input operation (`AndNot` is `!a & b`, the `vpandn` form).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -185,9 +182,8 @@ fn cheapest_small(table: u8, care: u8) -> Option<(usize, u8)> {
 
 struct State {
     order: [usize; INPUTS],
-    funcs: Vec<u64>,
+    nodes: Nodes,
     gates: Vec<Gate2>,
-    known: HashMap<u64, usize>,
 }
 
 /// A built function: a literal or a constant.
@@ -199,29 +195,27 @@ enum Built {
 
 impl State {
     fn new(order: [usize; INPUTS]) -> Self {
-        let (funcs, known) = input_nodes();
         State {
             order,
-            funcs,
+            nodes: Nodes::inputs(),
             gates: Vec::new(),
-            known,
         }
     }
 
     fn find(&self, f: u64) -> Option<Lit> {
-        let node = *self.known.get(&canon(f))?;
+        let node = self.nodes.find(f)?;
         Some(Lit {
             node,
-            inv: self.funcs[node] != f,
+            inv: self.nodes.funcs[node] != f,
         })
     }
 
     /// Two nodes `f` is a 2-input function of, newest first, with the table.
     fn pair(&self, f: u64) -> Option<(u8, u8, usize, usize)> {
-        let n = self.funcs.len();
+        let n = self.nodes.len();
         for i in (0..n).rev() {
             for j in (0..i).rev() {
-                if let Some((t, care)) = restrict(f, &[self.funcs[i], self.funcs[j]]) {
+                if let Some((t, care)) = restrict(f, &[self.nodes.funcs[i], self.nodes.funcs[j]]) {
                     return Some((t, care, i, j));
                 }
             }
@@ -232,12 +226,16 @@ impl State {
     /// The cheapest small circuit over three existing nodes that builds `f`: (gates, its
     /// table, the nodes), newest nodes first among equals.
     fn triple(&self, f: u64) -> Option<(usize, u8, [usize; 3])> {
-        let n = self.funcs.len();
+        let n = self.nodes.len();
         let mut best: Option<(usize, u8, [usize; 3])> = None;
         for i in (0..n).rev() {
             for j in (0..i).rev() {
                 for k in (0..j).rev() {
-                    let nodes = [self.funcs[i], self.funcs[j], self.funcs[k]];
+                    let nodes = [
+                        self.nodes.funcs[i],
+                        self.nodes.funcs[j],
+                        self.nodes.funcs[k],
+                    ];
                     let Some((table, care)) = restrict(f, &nodes) else {
                         continue;
                     };
@@ -279,12 +277,9 @@ impl State {
     }
 
     fn add(&mut self, op: Op, a: usize, b: usize) -> usize {
-        let f = apply(op, self.funcs[a], self.funcs[b]);
-        self.funcs.push(f);
+        let f = apply(op, self.nodes.funcs[a], self.nodes.funcs[b]);
         self.gates.push(Gate2 { op, a, b });
-        let id = self.funcs.len() - 1;
-        self.known.entry(canon(f)).or_insert(id);
-        id
+        self.nodes.push(f)
     }
 
     /// `x & y` in one gate.
