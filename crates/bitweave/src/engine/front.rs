@@ -29,8 +29,8 @@ pub struct Cipher {
     batch_width: usize,
     backends: Backends,
     /// The cipher's block size, and the largest call of independent blocks that goes to
-    /// the serial backend ([`BackendInfo::serial_blocks`] blocks): kept here so a small call reaches
-    /// its backend with one indirect call, not three.
+    /// the serial backend ([`BackendInfo::serial_blocks`] blocks): kept here so a small
+    /// call reaches its backend with one indirect call, not three.
     block_size: usize,
     serial_bytes: usize,
     /// Threads a large call spreads over (0 = all cores): how the work runs, never what
