@@ -46,6 +46,12 @@ trait RoundFunction {
 
     /// An output as a broadcast spread half, to XOR into a half.
     fn plain(&self, out: Self::Out) -> Self::V;
+
+    /// Whether blocks in step XOR the pending output into the half first and the key
+    /// chunks into that (three XORs a round, the half's new value among them) rather
+    /// than keying the half ahead of the output (five): in step the vector pipes are the
+    /// limit, not one block's chain.
+    const PEND_FIRST_IN_STEP: bool = false;
 }
 
 /// The register the rounds hold a half in: a ymm register holds one block's half,
@@ -255,6 +261,7 @@ fn pick<const BLEND: bool>(
 impl<const BLEND: bool> RoundFunction for Lanes<BLEND> {
     type V = __m256i;
     type Out = __m256i;
+    const PEND_FIRST_IN_STEP: bool = true;
 
     #[inline(always)]
     fn zero(&self) -> __m256i {
@@ -825,6 +832,17 @@ unsafe fn rounds<const N: usize, F: RoundFunction>(
     for (i, k) in keys.iter().enumerate() {
         let (ka, kb) = F::V::round_keys(k);
         for n in 0..N {
+            if F::PEND_FIRST_IN_STEP && N > 1 {
+                let half = a[n].xor(c.plain(pend[n]));
+                // SAFETY: as below.
+                let out = unsafe { c.f(half.xor(ka), half.xor(kb), c.zero()) };
+                if i % 16 == 15 {
+                    (a[n], b[n], pend[n]) = (half, b[n].xor(c.plain(out)), c.zero());
+                } else {
+                    (a[n], b[n], pend[n]) = (b[n], half, out);
+                }
+                continue;
+            }
             let (aka, akb) = (a[n].xor(ka).settled(), a[n].xor(kb).settled());
             // SAFETY: the caller's CPU has F's features (this function's contract).
             let out = unsafe { c.f(aka, akb, pend[n]) };
