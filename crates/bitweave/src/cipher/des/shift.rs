@@ -207,8 +207,8 @@ impl Level {
     /// 2026-12-02, alternating six times, best TSC c/B, the batch figure first):
     /// - `shift64` against `sliced64` (the portable tier): DES 5 blocks 115 vs 105,
     ///   6 blocks 95 vs 106; 3DES 4 blocks 349 vs 310, 5 blocks 289 vs 307.
-    /// - `shift256` (four in step) against `sliced256`: DES 19 blocks 24.4 vs 23.6,
-    ///   20 blocks 22.8 vs 23.7; 3DES 15 blocks 67.2 vs 64.6, 16 blocks 62.9 vs 63.4.
+    /// - `shift256` (four in step) against `sliced256`: DES 20 blocks 22.6 vs 21.2,
+    ///   21 blocks 20.5 vs 22.3; 3DES 16 blocks 61.3 vs 58.5, 17 blocks 58.7 vs 64.1.
     ///   Intel's compare form (see `shift_x86`) is slower, so its crossover is probably
     ///   later; not measured.
     /// - `rotate256` against `sliced512`: on an Intel Xeon with AVX-512 (family 6 model
@@ -223,9 +223,9 @@ impl Level {
             (Level::Portable, true) => 5,
             (Level::Portable, false) => 4,
             #[cfg(target_arch = "x86_64")]
-            (Level::Avx2, true) => 19,
+            (Level::Avx2, true) => 20,
             #[cfg(target_arch = "x86_64")]
-            (Level::Avx2, false) => 15,
+            (Level::Avx2, false) => 16,
             #[cfg(target_arch = "x86_64")]
             (Level::Avx512, _) => 20,
         }
