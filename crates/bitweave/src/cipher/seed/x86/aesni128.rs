@@ -16,6 +16,7 @@ aes_g!(
     blendv: _mm_blendv_epi8,
     set1_8: _mm_set1_epi8,
     set1_16: _mm_set1_epi16,
+    reg: xmm_reg,
 );
 
 seed_core!("aes,ssse3,sse4.1", GROUPS_AESNI128);

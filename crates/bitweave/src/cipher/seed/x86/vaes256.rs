@@ -20,6 +20,7 @@ aes_g!(
     blendv: _mm256_blendv_epi8,
     set1_8: _mm256_set1_epi8,
     set1_16: _mm256_set1_epi16,
+    reg: ymm_reg,
 );
 
 seed_core!("avx2,aes,vaes", GROUPS_VAES256);
