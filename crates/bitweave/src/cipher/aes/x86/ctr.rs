@@ -11,12 +11,10 @@ use crate::cipher::prefetch_ahead;
 /// masked blend, which runs beside the AES units, and an XOR per register), so a carry
 /// out of the low 64 bits needs no branch: the counter starts from the IV, which the
 /// constant-time check treats as secret (this kernel used to branch to another path for a
-/// group whose low half carried). AMD's kernel from the hand-off (16 KiB, sent there by
-/// the dispatch: [`vaes512_stream_from`](super::vaes512_stream_from); Intel runs
-/// [`ctr_vaes512_registers`] instead); a shorter message and the tail take
-/// [`ctr_vaes256`], which
-/// sizes its registers to the tail: here they went through the generic batch path, and
-/// 16-256 B messages ran 3-4× slower than on VAES-256 (Zen 4).
+/// group whose low half carried). AMD's kernel from 16 KiB (sent there by the dispatch:
+/// [`vaes512_stream_from`](super::vaes512_stream_from); Intel runs
+/// [`ctr_vaes512_registers`] at every size); the tail takes [`ctr_vaes256`], which sizes
+/// its registers to it.
 #[target_feature(enable = "aes,sse2,avx2,avx512f,avx512bw,vaes")]
 pub(super) unsafe fn ctr_vaes512(aes: &AesX86, counter: &mut [u8], data: &mut [u8]) {
     // SAFETY: the features are present (the caller's contract); each group `g` is a whole
@@ -82,8 +80,8 @@ pub(super) unsafe fn ctr_vaes512(aes: &AesX86, counter: &mut [u8], data: &mut [u
     }
 }
 
-/// Counter mode on VAES-512, Intel's kernel at every size: 32 blocks per group in eight
-/// zmm registers, each register's four counter blocks built directly as
+/// Counter mode on VAES-512 with a short tail in zmm registers, Intel's kernel at every
+/// size and AMD's from 48 B to 1 KiB: 32 blocks per group in eight zmm registers, each register's four counter blocks built directly as
 /// [`counter_registers`] builds VAES-256's (a 128-bit add whose carry out of the low 64
 /// bits is a compare into a mask, not a branch: the counter comes from the IV), a tail in
 /// just the registers it needs, the last one partial through a masked load and store.
@@ -95,7 +93,8 @@ pub(super) unsafe fn ctr_vaes512(aes: &AesX86, counter: &mut [u8], data: &mut [u
 /// groups from there) → now, libgcrypt in the same runs: 64 B 0.52 → 0.45 (0.61), 256 B
 /// 0.23-0.25 → 0.17 (0.21), 384 B 0.21 → 0.14 (0.18), 512 B 0.20 → 0.13 (0.16), 1 KiB
 /// 0.15-0.16 → 0.12 (0.14), 16 KiB 0.123 → 0.122 (0.13); AES-256 256 B 0.28 → 0.18
-/// (0.23). AMD keeps [`ctr_vaes256`] and [`ctr_vaes512`]: not measured there.
+/// (0.23). On AMD Zen 4 it leads VAES-256 from 48 B to 1 KiB only (figures at
+/// [`vaes512_stream_from`](super::vaes512_stream_from)).
 #[target_feature(enable = "aes,sse2,avx2,avx512f,avx512bw,vaes")]
 pub(super) unsafe fn ctr_vaes512_registers(aes: &AesX86, counter: &mut [u8], data: &mut [u8]) {
     let mut ctr = u128::from_be_bytes(counter[..16].try_into().unwrap());
@@ -899,8 +898,8 @@ mod tests {
     use super::super::Level;
     use super::*;
 
-    /// Both VAES-512 counter kernels (each vendor runs only one: Intel
-    /// `ctr_vaes512_registers`, AMD `ctr_vaes512` from 16 KiB) give the keystream of one
+    /// Both VAES-512 counter kernels (Intel runs `ctr_vaes512_registers`, AMD both at
+    /// different sizes) give the keystream of one
     /// block at a time on AES-NI, across carries out of the low 64 bits and the wrap of
     /// all 128, for lengths through three groups (partial last blocks and registers
     /// included) and one long message.

@@ -7,76 +7,23 @@ use super::AesX86;
 use crate::cipher::{prefetch_ahead, STREAM_PREFETCH_BYTES};
 
 /// Single-stream CBC or full-block CFB decryption on VAES-512, front to back, 32 blocks
-/// per group: CBC P_i = D(C_i) ⊕ C_{i-1}, CFB P_i = E(C_{i-1}) ⊕ C_i. Each register's
-/// previous-ciphertext blocks are the same ciphertext shifted by one lane (`valignq`
-/// across neighbouring registers), all loaded before the group is overwritten, and the
-/// XOR is folded into the last round key. A message under the hand-off (4 KiB on AMD,
-/// 1 KiB on Intel, sent there by the dispatch:
-/// [`vaes512_stream_from`](super::vaes512_stream_from)) and the tail (with a
-/// final partial CFB block) take [`stream_decrypt_vaes256`], which sizes its registers to
-/// them (the generic path they took before ran 64-256 B 3-4× slower than VAES-256, Zen 4).
+/// per group: CBC P_i = D(C_i) ⊕ C_{i-1}, CFB P_i = E(C_{i-1}) ⊕ C_i. Groups of eight
+/// zmm registers, then a tail in just the registers it needs, the last one partial
+/// through masked loads and stores (a whole number of blocks; CFB's partial last block,
+/// if any, goes through the generic path). Calls under the hand-off
+/// ([`vaes512_stream_from`](super::vaes512_stream_from): 128 B on Intel, 1 KiB on AMD)
+/// take [`stream_decrypt_vaes256`]. As for counter mode (`ctr::ctr_vaes512_registers`),
+/// on Intel the 512-bit AES instructions issue on one port and the registers' other
+/// operations on another, where VAES-256's AES ports shared theirs.
+///
+/// AMD ran a second VAES-512 kernel from 4 KiB until 2026-12-03 (whole groups only, its
+/// tail handed to VAES-256): this one measured equal to it from 16 KiB and ahead under
+/// it, and ahead of VAES-256 from 1 KiB (Zen 4, TSC c/B best of 3-4, AES-128 CBC, VAES-256
+/// or the old kernel → this one: 512 B 0.131 → 0.124, 1 KiB 0.120 → 0.110, 4 KiB
+/// 0.118 → 0.110, 16 KiB 0.112 → 0.110, 64 KiB 0.111 → 0.111; 128 B 0.286 → 0.379 and
+/// 256 B 0.170 → 0.198, so not under 1 KiB).
 #[target_feature(enable = "aes,sse2,avx2,avx512f,avx512bw,vaes")]
 pub(super) unsafe fn stream_decrypt_vaes512<const CFB: bool>(
-    aes: &AesX86,
-    prev: &mut [u8],
-    data: &mut [u8],
-) {
-    // SAFETY: the features are present and `prev` is one 16-byte block (the caller checked
-    // both); each group `g` is a whole 512-byte chunk of `data`, read and written at `64 * i`
-    // for `i < 8`.
-    unsafe {
-        let rounds = aes.rounds;
-        let keys = if CFB { &aes.enc } else { aes.dec() };
-        let k: [__m512i; 15] = keys.v128().map(|x| _mm512_broadcast_i32x4(x));
-        let mut last = _mm512_broadcast_i32x4(_mm_loadu_si128(prev.as_ptr().cast()));
-        let len = data.len();
-        let mut groups = data.chunks_exact_mut(512);
-        for (n, g) in (&mut groups).enumerate() {
-            let p = g.as_mut_ptr();
-            prefetch_ahead::<8>(p, len - 512 * n);
-            let c: [__m512i; 8] =
-                core::array::from_fn(|i| _mm512_loadu_si512(p.add(64 * i).cast()));
-            // behind[i] = [C_{4i-1}, C_{4i}, C_{4i+1}, C_{4i+2}]
-            let behind: [__m512i; 8] = core::array::from_fn(|i| {
-                _mm512_alignr_epi64(c[i], if i == 0 { last } else { c[i - 1] }, 6)
-            });
-            // The AES input, and what the last round folds in.
-            let (input, fold) = if CFB { (behind, c) } else { (c, behind) };
-            let mut x: [__m512i; 8] = input.map(|v| _mm512_xor_si512(v, k[0]));
-            for kr in &k[1..rounds] {
-                x = x.map(|v| {
-                    if CFB {
-                        _mm512_aesenc_epi128(v, *kr)
-                    } else {
-                        _mm512_aesdec_epi128(v, *kr)
-                    }
-                });
-            }
-            for i in 0..8 {
-                let kf = _mm512_xor_si512(k[rounds], fold[i]);
-                let out = if CFB {
-                    _mm512_aesenclast_epi128(x[i], kf)
-                } else {
-                    _mm512_aesdeclast_epi128(x[i], kf)
-                };
-                _mm512_storeu_si512(p.add(64 * i).cast(), out);
-            }
-            last = c[7];
-        }
-        _mm_storeu_si128(prev.as_mut_ptr().cast(), _mm512_extracti32x4_epi32(last, 3));
-        stream_decrypt_vaes256::<CFB>(aes, prev, groups.into_remainder());
-    }
-}
-
-/// Single-stream CBC or full-block CFB decryption on VAES-512, Intel's kernel at every
-/// size: groups of eight zmm registers as [`stream_decrypt_vaes512`]'s, then a tail in
-/// just the registers it needs, the last one partial through masked loads and stores
-/// (a whole number of blocks; CFB's partial last block, if any, goes through the
-/// generic path). As for counter mode (`ctr::ctr_vaes512_registers`), the 512-bit AES
-/// instructions issue on one port and the registers' other operations on another, where
-/// VAES-256's AES ports shared theirs.
-#[target_feature(enable = "aes,sse2,avx2,avx512f,avx512bw,vaes")]
-pub(super) unsafe fn stream_decrypt_vaes512_registers<const CFB: bool>(
     aes: &AesX86,
     prev: &mut [u8],
     data: &mut [u8],
@@ -124,8 +71,10 @@ pub(super) unsafe fn stream_decrypt_vaes512_registers<const CFB: bool>(
 }
 
 /// Decrypts the whole blocks of `g` (at most R registers of four; the last register may
-/// hold fewer, masked) in place, as [`stream_decrypt_vaes512`]'s groups do; `last` holds
-/// the ciphertext block before them in its top lane, and the last register afterwards.
+/// hold fewer, masked) in place; `last` holds the ciphertext block before them in its
+/// top lane, and the last register afterwards. Each register's previous-ciphertext blocks
+/// are the same ciphertext shifted by one lane (`valignq` across neighbouring registers),
+/// and the XOR is folded into the last round key.
 #[target_feature(enable = "aes,avx512f,avx512bw,vaes")]
 #[inline]
 unsafe fn decrypt_registers_vaes512<const CFB: bool, const R: usize>(
@@ -522,32 +471,15 @@ mod tests {
     use super::super::Level;
     use super::*;
 
-    /// Both VAES-512 single-stream decryption kernels (each vendor runs only one: Intel
-    /// `stream_decrypt_vaes512_registers`, AMD `stream_decrypt_vaes512` from 4 KiB) give
-    /// AES-NI's plaintext and next chaining block, CBC and CFB, for lengths through three
-    /// groups (partial registers, and CFB's partial last block) and one long message.
+    /// The VAES-512 single-stream decryption kernel gives AES-NI's plaintext and next
+    /// chaining block, CBC and CFB, for lengths through three groups (partial registers,
+    /// and CFB's partial last block) and one long message.
     #[test]
     fn vaes512_stream_decryption_matches_aesni() {
         if !Level::Vaes512.available() {
-            eprintln!(
-                "SKIPPED: no VAES-512 on this CPU; stream_decrypt_vaes512 and \
-                 stream_decrypt_vaes512_registers did not run"
-            );
+            eprintln!("SKIPPED: no VAES-512 on this CPU; stream_decrypt_vaes512 did not run");
             return;
         }
-        type Kernel = unsafe fn(&AesX86, &mut [u8], &mut [u8]);
-        let kernels: [(&str, Kernel, Kernel); 2] = [
-            (
-                "stream_decrypt_vaes512",
-                stream_decrypt_vaes512::<false>,
-                stream_decrypt_vaes512::<true>,
-            ),
-            (
-                "stream_decrypt_vaes512_registers",
-                stream_decrypt_vaes512_registers::<false>,
-                stream_decrypt_vaes512_registers::<true>,
-            ),
-        ];
         let lens = (0..=1600usize)
             .step_by(16)
             .chain([5, 250, 1031, 16384 + 16]);
@@ -572,18 +504,21 @@ mod tests {
                             stream_decrypt_aesni::<false>(&aes, &mut want_prev, &mut want)
                         }
                     };
-                    for (name, cbc_kernel, cfb_kernel) in kernels {
-                        let (mut got, mut prev) = (data.clone(), iv.clone());
-                        let kernel = if cfb { cfb_kernel } else { cbc_kernel };
-                        // SAFETY: VAES-512 is present (checked above).
-                        unsafe { kernel(&aes, &mut prev, &mut got) };
-                        assert!(
-                            got == want && prev == want_prev,
-                            "aes-{} {} decryption, vaes512 ({name}): {len} bytes",
-                            8 * key_len,
-                            if cfb { "cfb" } else { "cbc" },
-                        );
-                    }
+                    let (mut got, mut prev) = (data.clone(), iv.clone());
+                    // SAFETY: VAES-512 is present (checked above).
+                    unsafe {
+                        if cfb {
+                            stream_decrypt_vaes512::<true>(&aes, &mut prev, &mut got)
+                        } else {
+                            stream_decrypt_vaes512::<false>(&aes, &mut prev, &mut got)
+                        }
+                    };
+                    assert!(
+                        got == want && prev == want_prev,
+                        "aes-{} {} decryption, vaes512 (stream_decrypt_vaes512): {len} bytes",
+                        8 * key_len,
+                        if cfb { "cfb" } else { "cbc" },
+                    );
                 }
             }
         }

@@ -43,7 +43,7 @@ use chains::{
 use ctr::{ctr_aesni, ctr_vaes256, ctr_vaes512, ctr_vaes512_registers};
 use decrypt::{
     decrypt_rows_vaes512, stream_decrypt_aesni, stream_decrypt_vaes256, stream_decrypt_vaes512,
-    stream_decrypt_vaes512_registers, whole_rows_of_registers,
+    whole_rows_of_registers,
 };
 
 /// Which instruction set a keyed [`AesX86`] runs on.
@@ -222,19 +222,20 @@ pub struct AesX86 {
     /// and CTR run VAES-512's kernels ([`vaes512_stream_from`]).
     #[zeroize(skip)]
     vaes512_from: Handoff,
-    /// Whether the CPU is Intel's, where counter mode takes other kernels: on AES-NI its
-    /// counter blocks are built in the vector registers rather than the integer ones (see
-    /// `ctr::ctr_aesni`), and on VAES-512 each register's blocks directly at every size
-    /// (`ctr::ctr_vaes512_registers`).
+    /// Whether the CPU is Intel's, where AES-NI counter mode builds its counter blocks in
+    /// the vector registers rather than the integer ones (see `ctr::ctr_aesni`).
     #[zeroize(skip)]
     intel: bool,
 }
 
-/// Call sizes from which a VAES-512 backend leaves VAES-256's kernels.
-#[derive(Clone, Copy)]
+/// Call sizes at which a VAES-512 backend leaves VAES-256's kernels.
+#[derive(Clone)]
 struct Handoff {
-    /// Single-stream CBC/CFB decryption.
+    /// Single-stream CBC/CFB decryption runs `decrypt::stream_decrypt_vaes512` from here.
     decrypt: usize,
+    /// CTR runs `ctr::ctr_vaes512_registers` at these sizes ...
+    ctr_registers: core::ops::Range<usize>,
+    /// ... and `ctr::ctr_vaes512` from here (when outside them).
     ctr: usize,
 }
 
@@ -379,33 +380,38 @@ impl AesX86 {
 /// kernel on a VAES-512 backend (measured; see `AesX86::crypt`).
 const VAES512_MIN_BATCH: usize = 4096;
 
-/// CTR calls and single-stream CBC/CFB decryptions under these many bytes run VAES-256's
-/// kernels on a VAES-512 backend: below them VAES-512's per-call set-up (broadcast round
-/// keys, the group pattern) is not repaid. Where that happens differs by vendor, so it is
-/// measured per vendor (same run, one thread, c/B VAES-256 / VAES-512):
-/// - AMD Zen 4: CBC decryption 512 B 0.14/0.18, 1 KiB 0.13/0.15, 2 KiB 0.12/0.13, 4 KiB
-///   0.12/0.12: from 4 KiB. CTR (2026-11-29, after VAES-256's counters left the AES
-///   ports; AES-128, TSC c/B best of 400, three runs): 4 KiB 0.121/0.127, 8 KiB
-///   0.118/0.120, 16 KiB 0.117/0.116, 64 KiB 0.116/0.113 (AES-256 16 KiB 0.161/0.159): from
-///   16 KiB.
-/// - Intel (a Sapphire Rapids-class Xeon, 2026-11-27): CBC decryption 512 B
-///   0.129/0.130, 1 KiB 0.118/0.109, 2 KiB 0.116/0.101: from 1 KiB. Since 2026-11-30
-///   neither hands off by these sizes there: CTR runs `ctr::ctr_vaes512_registers` at
-///   every size (`ctr` unused), and CBC/CFB decryption
-///   `decrypt::stream_decrypt_vaes512_registers` from 128 B (under it VAES-256, as
-///   `decrypt` then says).
+/// The call sizes at which single-stream CBC/CFB decryption and CTR run VAES-512's kernels
+/// on a VAES-512 backend (VAES-256's elsewhere): VAES-512's per-call set-up (broadcast
+/// round keys, the group pattern) has to be repaid, and where that happens differs by
+/// vendor, so it is measured per vendor (same run, one thread, TSC c/B):
+/// - AMD Zen 4. CBC/CFB decryption (2026-12-03, best of 3-4, VAES-256 or the AMD-only
+///   whole-group kernel this replaced → `stream_decrypt_vaes512`): AES-128 CBC 256 B
+///   0.170 → 0.198, 512 B 0.131 → 0.124, 1 KiB 0.120 → 0.110, 4 KiB 0.118 → 0.110, 64 KiB
+///   0.111 → 0.111: from 1 KiB. CTR, `ctr_vaes512` against VAES-256 (2026-11-29, AES-128,
+///   best of 400, three runs): 4 KiB 0.121/0.127, 8 KiB 0.118/0.120, 16 KiB 0.117/0.116,
+///   64 KiB 0.116/0.113 (AES-256 16 KiB 0.161/0.159): from 16 KiB; and
+///   `ctr_vaes512_registers` against VAES-256 (2026-12-03, best of 3-5): AES-128 48 B
+///   0.761 → 0.673, 64 B 0.560 → 0.497, 512 B 0.164 → 0.141, 960 B 0.157 → 0.140, AES-256
+///   256 B 0.224 → 0.213, 512 B 0.205 → 0.185, but AES-256 16 B 2.28 → 2.43 (one
+///   register's rounds in a row take longer on zmm) and AES-128 1 KiB 0.138 → 0.164 (two
+///   whole groups: the counters' zmm operations compete with the rounds): 48 B to 1 KiB.
+/// - Intel (a Sapphire Rapids-class Xeon, 2026-11-30): CTR on `ctr_vaes512_registers` at
+///   every size, and CBC/CFB decryption on `stream_decrypt_vaes512` from 128 B (see
+///   README, session 24).
 ///
 /// Other vendors take AMD's figures. (ECB stays at [`VAES512_MIN_BATCH`] on both: on the
 /// Intel machine the two ran equal from 1 KiB and VAES-512 10 % slower at 512 B.)
 fn vaes512_stream_from() -> Handoff {
     if crate::cpu::is_intel() {
         Handoff {
-            decrypt: 1024,
+            decrypt: 128,
+            ctr_registers: 0..usize::MAX,
             ctr: usize::MAX,
         }
     } else {
         Handoff {
-            decrypt: 4096,
+            decrypt: 1024,
+            ctr_registers: 48..1024,
             ctr: 16384,
         }
     }
@@ -571,16 +577,12 @@ impl ModeKernels for AesX86 {
             // The size hand-offs are made here, not inside the kernels, so a small call
             // reaches its kernel in one call.
             // SAFETY: as above (VAES-512 implies VAES-256's features).
-            Level::Vaes512 if prev.len() == 16 && self.intel && data.len() >= 128 => unsafe {
-                stream_decrypt_vaes512_registers::<false>(self, prev, data)
-            },
-            // SAFETY: as above.
-            Level::Vaes512 if prev.len() == 16 && data.len() < self.vaes512_from.decrypt => unsafe {
-                stream_decrypt_vaes256::<false>(self, prev, data)
+            Level::Vaes512 if prev.len() == 16 && data.len() >= self.vaes512_from.decrypt => unsafe {
+                stream_decrypt_vaes512::<false>(self, prev, data)
             },
             // SAFETY: as above.
             Level::Vaes512 if prev.len() == 16 => unsafe {
-                stream_decrypt_vaes512::<false>(self, prev, data)
+                stream_decrypt_vaes256::<false>(self, prev, data)
             },
             // SAFETY: as above.
             Level::Vaes512 if whole_rows_of_registers(prev, data) => unsafe {
@@ -604,16 +606,12 @@ impl ModeKernels for AesX86 {
             // The size hand-offs are made here, not inside the kernels, so a small call
             // reaches its kernel in one call.
             // SAFETY: as above (VAES-512 implies VAES-256's features).
-            Level::Vaes512 if prev.len() == 16 && self.intel && data.len() >= 128 => unsafe {
-                stream_decrypt_vaes512_registers::<true>(self, prev, data)
-            },
-            // SAFETY: as above.
-            Level::Vaes512 if prev.len() == 16 && data.len() < self.vaes512_from.decrypt => unsafe {
-                stream_decrypt_vaes256::<true>(self, prev, data)
+            Level::Vaes512 if prev.len() == 16 && data.len() >= self.vaes512_from.decrypt => unsafe {
+                stream_decrypt_vaes512::<true>(self, prev, data)
             },
             // SAFETY: as above.
             Level::Vaes512 if prev.len() == 16 => unsafe {
-                stream_decrypt_vaes512::<true>(self, prev, data)
+                stream_decrypt_vaes256::<true>(self, prev, data)
             },
             // SAFETY: as above.
             Level::Vaes512 if whole_rows_of_registers(prev, data) => unsafe {
@@ -634,7 +632,9 @@ impl ModeKernels for AesX86 {
     fn ctr_keystream_xor(&self, counter: &mut [u8], data: &mut [u8]) {
         match self.level {
             // SAFETY: an AesX86 at Vaes512 exists only where its features were detected.
-            Level::Vaes512 if self.intel => unsafe { ctr_vaes512_registers(self, counter, data) },
+            Level::Vaes512 if self.vaes512_from.ctr_registers.contains(&data.len()) => unsafe {
+                ctr_vaes512_registers(self, counter, data)
+            },
             // SAFETY: as above.
             Level::Vaes512 if data.len() >= self.vaes512_from.ctr => unsafe {
                 ctr_vaes512(self, counter, data)
