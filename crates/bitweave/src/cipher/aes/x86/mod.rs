@@ -722,8 +722,8 @@ impl ModeKernels for AesX86 {
 }
 
 /// Keeps eight AES states' rounds in round-major order where the compiler would reorder
-/// them: the states pass through an empty `asm!`, which it cannot see into, so each round
-/// stays between what comes before and after it in the source.
+/// them ([`in_order_8`](crate::cipher::in_order_8)): each round stays between what comes
+/// before and after it in the source.
 ///
 /// - Counter mode's unrolled rounds (`ctr`): without it, short of registers, LLVM ran
 ///   them block by block (see `ctr_group_aesni`).
@@ -735,21 +735,7 @@ impl ModeKernels for AesX86 {
 ///   registers: an AES state was spilled every round (0.91).
 #[inline(always)]
 pub(crate) fn in_order(x: &mut [__m128i; 8]) {
-    // SAFETY: an empty template: no instruction runs, no memory or flag is touched.
-    unsafe {
-        core::arch::asm!(
-            "/* {0} {1} {2} {3} {4} {5} {6} {7} */",
-            inout(xmm_reg) x[0],
-            inout(xmm_reg) x[1],
-            inout(xmm_reg) x[2],
-            inout(xmm_reg) x[3],
-            inout(xmm_reg) x[4],
-            inout(xmm_reg) x[5],
-            inout(xmm_reg) x[6],
-            inout(xmm_reg) x[7],
-            options(pure, nomem, nostack, preserves_flags),
-        );
-    }
+    crate::cipher::in_order_8!(xmm_reg, x);
 }
 
 #[cfg(test)]

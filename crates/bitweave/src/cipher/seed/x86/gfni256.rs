@@ -54,14 +54,6 @@ fn g_latency(x: V, c: &Consts) -> V {
     g(x, c)
 }
 
-/// G on a step's registers one after another: GFNI's G is short enough that the
-/// registers' chains overlap as issued.
-#[inline]
-#[target_feature(enable = "avx2,gfni")]
-fn g_many<const N: usize>(x: &mut [V; N], c: &Consts) {
-    for v in x.iter_mut() {
-        *v = g(*v, c);
-    }
-}
+g_each!("avx2,gfni");
 
 seed_core!("avx2,gfni", GROUPS_256);

@@ -151,14 +151,6 @@ unsafe fn store_group(p: *mut u8, w: [V; 4]) {
     }
 }
 
-/// G on a step's registers one after another: GFNI's G is short enough that the
-/// registers' chains overlap as issued.
-#[inline]
-#[target_feature(enable = "avx512f,avx512bw,gfni")]
-fn g_many<const N: usize>(x: &mut [V; N], c: &Consts) {
-    for v in x.iter_mut() {
-        *v = g(*v, c);
-    }
-}
+g_each!("avx512f,avx512bw,gfni");
 
 seed_core!("avx512f,avx512bw,gfni", GROUPS_512);

@@ -392,6 +392,20 @@ macro_rules! seed_core {
     };
 }
 
+/// `g_many` for the GFNI levels: G on a step's registers one after another, GFNI's G
+/// being short enough that the registers' chains overlap as issued. Expanded after `g`.
+macro_rules! g_each {
+    ($features:literal) => {
+        #[inline]
+        #[target_feature(enable = $features)]
+        fn g_many<const N: usize>(x: &mut [V; N], c: &Consts) {
+            for v in x.iter_mut() {
+                *v = g(*v, c);
+            }
+        }
+    };
+}
+
 mod gfni512;
 
 /// G through AESENCLAST for a lane width (`vaes256`, `aesni128`), given its intrinsics:
@@ -474,29 +488,13 @@ macro_rules! aes_g {
             g(x, c)
         }
 
-        /// An ordering barrier on a step of eight registers, an empty assembly block that
-        /// claims to read and write them all: the compiler keeps the instructions on either
-        /// side apart (other counts pass unchanged; see `g_many`).
+        /// [`in_order_8`](crate::cipher::in_order_8) on a step of eight registers (other
+        /// counts pass unchanged; see `g_many`).
         #[inline]
         #[target_feature(enable = $features)]
         fn in_order<const N: usize>(x: &mut [V; N]) {
             if let Ok(x) = <&mut [V; 8]>::try_from(&mut x[..]) {
-                // SAFETY: an empty template: no instruction runs, no memory or flag is
-                // touched.
-                unsafe {
-                    core::arch::asm!(
-                        "/* {0} {1} {2} {3} {4} {5} {6} {7} */",
-                        inout($reg) x[0],
-                        inout($reg) x[1],
-                        inout($reg) x[2],
-                        inout($reg) x[3],
-                        inout($reg) x[4],
-                        inout($reg) x[5],
-                        inout($reg) x[6],
-                        inout($reg) x[7],
-                        options(pure, nomem, nostack, preserves_flags),
-                    );
-                }
+                crate::cipher::in_order_8!($reg, x);
             }
         }
 
