@@ -43,6 +43,12 @@ fn shuffle(idx: &[u8; 16]) -> V {
     _mm512_broadcast_i32x4(unsafe { _mm_loadu_si128(idx.as_ptr().cast()) })
 }
 
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,gfni")]
+fn shuffle_bytes(x: V, idx: V) -> V {
+    _mm512_shuffle_epi8(x, idx)
+}
+
 /// Vector constants of G, built once per call.
 pub(super) struct Consts {
     to_aes: V,
@@ -129,26 +135,33 @@ fn transpose(x: [V; 4]) -> [V; 4] {
     ]
 }
 
-/// Loads 16 blocks as the words [W0, W1, W2, W3] of every block.
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,gfni")]
-unsafe fn load_group(p: *const u8) -> [V; 4] {
-    let bswap = shuffle(&BSWAP32);
-    transpose(core::array::from_fn(|i| {
-        // SAFETY: the caller guarantees 256 readable bytes at `p`.
-        _mm512_shuffle_epi8(unsafe { _mm512_loadu_si512(p.add(64 * i).cast()) }, bswap)
-    }))
+unsafe fn loadu(p: *const u8) -> V {
+    // SAFETY: the caller guarantees 64 readable bytes at `p`.
+    unsafe { _mm512_loadu_si512(p.cast()) }
 }
 
-/// Stores the words [W0, W1, W2, W3] of 16 blocks.
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,gfni")]
-unsafe fn store_group(p: *mut u8, w: [V; 4]) {
-    let bswap = shuffle(&BSWAP32);
-    for (i, x) in transpose(w).into_iter().enumerate() {
-        // SAFETY: the caller guarantees 256 writable bytes at `p`.
-        unsafe { _mm512_storeu_si512(p.add(64 * i).cast(), _mm512_shuffle_epi8(x, bswap)) };
-    }
+unsafe fn storeu(p: *mut u8, v: V) {
+    // SAFETY: the caller guarantees 64 writable bytes at `p`.
+    unsafe { _mm512_storeu_si512(p.cast(), v) }
+}
+
+/// The blocks one before `x`'s: `last`'s highest block, then `x`'s three lower ones.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,gfni")]
+fn shift_in(last: V, x: V) -> V {
+    _mm512_alignr_epi64::<6>(x, last)
+}
+
+/// One block in every block position.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,gfni")]
+unsafe fn broadcast_block(p: *const u8) -> V {
+    // SAFETY: the caller guarantees 16 readable bytes at `p`.
+    _mm512_broadcast_i32x4(unsafe { _mm_loadu_si128(p.cast()) })
 }
 
 g_each!("avx512f,avx512bw,gfni");

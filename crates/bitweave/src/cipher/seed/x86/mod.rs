@@ -35,7 +35,9 @@ use super::field::{
     MIX, MIX_TWO_ROTATIONS, ROTL16, ROTL24, ROTL8,
 };
 use super::SeedKeySchedule;
-use crate::cipher::{BlockCipher, ModeKernels};
+use crate::cipher::{
+    add_be, cbc_decrypt_by_slabs, cfb_decrypt_by_slabs, ctr_by_batches, BlockCipher, ModeKernels,
+};
 use crate::cpu::Feature;
 
 /// Register groups (of 16 blocks) in flight on AVX-512 (at most 8).
@@ -181,8 +183,9 @@ impl SeedX86 {
         })
     }
 
-    fn crypt(&self, blocks: &mut [u8], decrypt: bool) {
-        assert!(blocks.len().is_multiple_of(16), "whole blocks only");
+    /// Runs a pass ([`pass`]) over `data` with the encryption or decryption keys; `iv` as
+    /// the kernels' `crypt` takes it.
+    fn run<const PASS: u8>(&self, data: &mut [u8], decrypt: bool, iv: &[u8; 16]) {
         let rk = if decrypt {
             &self.keys.dec
         } else {
@@ -191,23 +194,28 @@ impl SeedX86 {
         match self.level {
             // SAFETY: a SeedX86 at Gfni512 exists only where `Level::available()` confirmed
             // AVX-512F, AVX-512BW and GFNI.
-            Level::Gfni512 => unsafe { gfni512::crypt(blocks, rk) },
+            Level::Gfni512 => unsafe { gfni512::crypt::<PASS>(data, rk, iv) },
             // SAFETY: a SeedX86 at Gfni256 exists only where AVX2 and GFNI were detected.
-            Level::Gfni256 => unsafe { gfni256::crypt(blocks, rk) },
+            Level::Gfni256 => unsafe { gfni256::crypt::<PASS>(data, rk, iv) },
             // SAFETY: a SeedX86 at Vaes256 exists only where AVX2, AES and VAES were
             // detected.
-            Level::Vaes256 => unsafe { vaes256::crypt(blocks, rk) },
+            Level::Vaes256 => unsafe { vaes256::crypt::<PASS>(data, rk, iv) },
             // SAFETY: a SeedX86 at Aesni128 exists only where AES-NI, SSSE3 and SSE4.1
             // were detected.
-            Level::Aesni128 => unsafe { aesni128::crypt(blocks, rk) },
+            Level::Aesni128 => unsafe { aesni128::crypt::<PASS>(data, rk, iv) },
             // SAFETY: a SeedX86 at Aesni256 exists only where AVX2, AES-NI, SSSE3 and
             // SSE4.1 were detected, which `aesni128` needs too.
-            Level::Aesni256 if blocks.len() <= AESNI256_MIN_BYTES => unsafe {
-                aesni128::crypt(blocks, rk)
+            Level::Aesni256 if data.len() <= AESNI256_MIN_BYTES => unsafe {
+                aesni128::crypt::<PASS>(data, rk, iv)
             },
             // SAFETY: as above.
-            Level::Aesni256 => unsafe { aesni256::crypt(blocks, rk) },
+            Level::Aesni256 => unsafe { aesni256::crypt::<PASS>(data, rk, iv) },
         }
+    }
+
+    fn crypt(&self, blocks: &mut [u8], decrypt: bool) {
+        assert!(blocks.len().is_multiple_of(16), "whole blocks only");
+        self.run::<{ pass::ECB }>(blocks, decrypt, &[0; 16]);
     }
 }
 
@@ -235,7 +243,49 @@ impl BlockCipher for SeedX86 {
     }
 }
 
-impl ModeKernels for SeedX86 {}
+/// The modes fused into the kernels' pass for one stream (a 16-byte counter or chain
+/// block); interleaved streams, and a counter whose low word would wrap inside the call,
+/// take the generic loops.
+impl ModeKernels for SeedX86 {
+    fn ctr_keystream_xor(&self, counter: &mut [u8], data: &mut [u8]) {
+        let blocks = data.len().div_ceil(16) as u64;
+        let Ok(iv) = <&[u8; 16]>::try_from(&*counter) else {
+            return ctr_by_batches(self, counter, data);
+        };
+        let low = u32::from_be_bytes(iv[12..].try_into().unwrap());
+        if u64::from(low) + blocks > 1 << 32 {
+            return ctr_by_batches(self, counter, data);
+        }
+        self.run::<{ pass::CTR }>(data, false, iv);
+        add_be(counter, blocks);
+    }
+
+    fn cbc_decrypt_rows(&self, prev: &mut [u8], data: &mut [u8]) {
+        if prev.len() != 16 || data.is_empty() {
+            return cbc_decrypt_by_slabs(self, prev, data);
+        }
+        let iv: &mut [u8; 16] = prev.try_into().unwrap();
+        let next: [u8; 16] = data[data.len() - 16..].try_into().unwrap();
+        self.run::<{ pass::CBC_DECRYPT }>(data, true, iv);
+        *iv = next;
+    }
+
+    fn cfb_decrypt_rows(&self, prev: &mut [u8], data: &mut [u8]) {
+        if prev.len() != 16 {
+            return cfb_decrypt_by_slabs(self, prev, data);
+        }
+        let iv: &mut [u8; 16] = prev.try_into().unwrap();
+        // The chain moves on only over whole blocks, as in the generic loop.
+        let next: Option<[u8; 16]> = match data.len() {
+            n if n >= 16 && n.is_multiple_of(16) => Some(data[n - 16..].try_into().unwrap()),
+            _ => None,
+        };
+        self.run::<{ pass::CFB_DECRYPT }>(data, false, iv);
+        if let Some(next) = next {
+            *iv = next;
+        }
+    }
+}
 
 /// Reverses the bytes of every 32-bit word (big-endian block words ↔ native integers).
 static BSWAP32: [u8; 16] = word_shuffle([3, 2, 1, 0]);
@@ -253,37 +303,115 @@ static INV_SHIFT_ROWS: [u8; 16] = {
     idx
 };
 
-/// The shared part of both levels: the Feistel network on groups of four registers (the
-/// words L0, L1, R0, R1 of a register's worth of blocks), the cascade over a batch, and G
-/// on one word for the key schedule. Expanded inside a module that defines the vector type
-/// `V`, `LANES` (blocks per register), `Consts` (vector constants built once per call) and
-/// the lane-wise primitives `set1`, `xor`, `xor3`, `add`, `g`, `g_latency` (G with the
-/// shortest dependency chain), `lane0`, `load_group` and `store_group`, all enabled for
-/// `$features`.
+/// What a pass of `seed_core!`'s kernel reads into the rounds and stores after them: the
+/// block cipher alone, or a mode fused around it, so that no keystream, counter or copy
+/// of the ciphertext makes a second pass over memory (a `u8` because enums cannot yet be
+/// const generic parameters).
+pub mod pass {
+    /// Blocks in, blocks out.
+    pub const ECB: u8 = 0;
+    /// Counter blocks built in registers in, data ⊕ keystream out.
+    pub const CTR: u8 = 1;
+    /// CBC decryption of one stream: blocks in, plaintext ⊕ the ciphertext block before out.
+    pub const CBC_DECRYPT: u8 = 2;
+    /// CFB decryption of one stream: the ciphertext one block behind in, data ⊕ its
+    /// encryption out.
+    pub const CFB_DECRYPT: u8 = 3;
+}
+
+/// The shared part of every level: the Feistel network on groups of four registers (the
+/// words L0, L1, R0, R1 of a register's worth of blocks), the cascade over a batch with
+/// the modes fused in (see [`pass`]), and G on one word for the key schedule. Expanded
+/// inside a module that defines the vector type `V`, `LANES` (blocks per register),
+/// `Consts` (vector constants built once per call) and the lane-wise primitives `set1`,
+/// `xor`, `xor3`, `add`, `shuffle`, `transpose`, `g`, `g_many`, `g_latency` (G with the
+/// shortest dependency chain), `lane0`, `loadu`, `storeu`, `shift_in` and
+/// `broadcast_block`, all enabled for `$features`.
 macro_rules! seed_core {
     ($features:literal, $groups:expr) => {
+        /// Bytes in one register (`LANES / 4` blocks); a group of blocks is four of them.
+        const RAW: usize = 4 * LANES;
+        /// Bytes in a group: a register's worth of blocks, each as four words.
+        const GROUP: usize = 16 * LANES;
+
+        /// Counter offsets in the word layout [`swap_words`] produces: the 128-bit lane L
+        /// of word register k holds word k of blocks L, L + LANES/4, L + 2·LANES/4, ...
+        static COUNTER_OFFSETS: [u32; LANES] = {
+            let mut o = [0u32; LANES];
+            let mut d = 0;
+            while d < LANES {
+                o[d] = ((d % 4) * (LANES / 4) + d / 4) as u32;
+                d += 1;
+            }
+            o
+        };
+
         /// G on one word, for the key schedule (constant-time, like the data path).
         #[target_feature(enable = $features)]
         pub fn g_word(w: u32) -> u32 {
             lane0(g(set1(w), &Consts::new()))
         }
 
-        /// Encrypts (or, with reversed keys, decrypts) `N` registers' worth of blocks at `p`.
-        ///
-        /// Two rounds per step without swapping halves: L ^= F(R, k_i); R ^= F(L, k_i+1).
-        /// After the 16 rounds the block is R ‖ L, as in `soft`. The F function
-        /// (RFC 4269 §2.1) runs stage by stage across the groups, so the instructions of
-        /// independent groups sit next to each other.
+        /// Four registers of blocks as the words [W0, W1, W2, W3] of every block, or back
+        /// (an involution): a byte swap per word (SEED is big-endian) and a 4×4 word
+        /// transpose inside each 128-bit lane.
+        #[inline]
         #[target_feature(enable = $features)]
-        unsafe fn crypt_groups<const N: usize>(p: *mut u8, rk: &[[u32; 2]; 16], cs: &Consts) {
+        fn swap_words(x: [V; 4]) -> [V; 4] {
+            let bswap = shuffle(&BSWAP32);
+            let mut t = x;
+            for v in &mut t {
+                *v = shuffle_bytes(*v, bswap);
+            }
+            transpose(t)
+        }
+
+        /// One pass ([`pass`]) over the `N` groups at `p`, in place. `chain` carries
+        /// between calls what the pass needs from before `p`: for CTR the counter words
+        /// of the next block in each lane, for CBC and CFB decryption (in its first
+        /// register) the ciphertext block before `p` in its highest block position.
+        ///
+        /// The rounds go two per step without swapping halves: L ^= F(R, k_i);
+        /// R ^= F(L, k_i+1). After the 16 rounds the block is R ‖ L, as in `soft`. The F
+        /// function (RFC 4269 §2.1) runs stage by stage across the groups, so the
+        /// instructions of independent groups sit next to each other. The stores run
+        /// backwards, so that CBC's unaligned loads of the ciphertext one block behind
+        /// (`p - 16 + RAW·j`) are all taken before the store that overwrites them; the
+        /// other passes do not mind the order.
+        #[target_feature(enable = $features)]
+        unsafe fn crypt_groups<const N: usize, const PASS: u8>(
+            p: *mut u8,
+            rk: &[[u32; 2]; 16],
+            cs: &Consts,
+            chain: &mut [V; 4],
+        ) {
             let mut l0 = [set1(0); N];
             let mut l1 = [set1(0); N];
             let mut r0 = [set1(0); N];
             let mut r1 = [set1(0); N];
-            for n in 0..N {
-                // SAFETY: the caller hands N registers' worth of readable, writable bytes.
-                [l0[n], l1[n], r0[n], r1[n]] = unsafe { load_group(p.add(n * 16 * LANES)) };
-            }
+            // The last register of blocks as it was before the stores (CBC and CFB
+            // decryption chain on from it).
+            // SAFETY: the caller hands N groups' worth of readable, writable bytes at
+            // `p`, which every access in this block stays within.
+            let last = unsafe {
+                for n in 0..N {
+                    if PASS == pass::CTR {
+                        [l0[n], l1[n], r0[n], r1[n]] = *chain;
+                        chain[3] = add(chain[3], set1(LANES as u32));
+                        continue;
+                    }
+                    let mut x = [set1(0); 4];
+                    for (i, v) in x.iter_mut().enumerate() {
+                        *v = if PASS == pass::CFB_DECRYPT {
+                            behind(p, 4 * n + i, chain[0])
+                        } else {
+                            loadu(p.add(GROUP * n + RAW * i))
+                        };
+                    }
+                    [l0[n], l1[n], r0[n], r1[n]] = swap_words(x);
+                }
+                loadu(p.add(GROUP * N - RAW))
+            };
             /// G on a step's N registers: one register alone is latency-bound, so it
             /// takes G's shortest path; several take the level's G across registers.
             #[inline]
@@ -334,58 +462,117 @@ macro_rules! seed_core {
                 half(&r0, &r1, &mut l0, &mut l1, pair[0], cs);
                 half(&l0, &l1, &mut r0, &mut r1, pair[1], cs);
             }
-            for n in 0..N {
-                // SAFETY: as above.
-                unsafe { store_group(p.add(n * 16 * LANES), [r0[n], r1[n], l0[n], l1[n]]) };
+            // SAFETY: as above.
+            unsafe {
+                let backwards = PASS == pass::CBC_DECRYPT;
+                for k in 0..N {
+                    let n = if backwards { N - 1 - k } else { k };
+                    let x = swap_words([r0[n], r1[n], l0[n], l1[n]]);
+                    for j in 0..4 {
+                        let i = if backwards { 3 - j } else { j };
+                        let q = p.add(GROUP * n + RAW * i);
+                        let out = match PASS {
+                            pass::ECB => x[i],
+                            pass::CBC_DECRYPT => xor(x[i], behind(p, 4 * n + i, chain[0])),
+                            _ => xor(x[i], loadu(q)),
+                        };
+                        storeu(q, out);
+                    }
+                }
+            }
+            if PASS == pass::CBC_DECRYPT || PASS == pass::CFB_DECRYPT {
+                chain[0] = last;
             }
         }
 
-        /// Runs every block of `blocks` through the 16 rounds with `rk`: groups of
-        /// `$groups` registers, then all remaining whole registers together (so a batch of
-        /// a few registers, such as an interleaved row, still has them all in flight),
-        /// then a partial register through a zero-padded copy (its used part wiped).
+        /// Register `j` of the blocks one block behind `p`: the first from `first` (the
+        /// block before `p` in its highest position), the others one unaligned load each.
+        ///
+        /// # Safety
+        /// `p - 16 + RAW·j` to `p + RAW·j` must be readable for j ≥ 1, and one register
+        /// at `p` for j = 0.
+        #[inline]
         #[target_feature(enable = $features)]
-        pub unsafe fn crypt(blocks: &mut [u8], rk: &[[u32; 2]; 16]) {
-            const REG: usize = 16 * LANES;
+        unsafe fn behind(p: *const u8, j: usize, first: V) -> V {
+            // SAFETY: as the caller guarantees.
+            unsafe {
+                if j == 0 {
+                    shift_in(first, loadu(p))
+                } else {
+                    loadu(p.add(RAW * j - 16))
+                }
+            }
+        }
+
+        /// Runs `PASS` ([`pass`]) with `rk` over `data`, in place: groups of `$groups`
+        /// registers, then all remaining whole registers together (so a batch of a few
+        /// registers, such as an interleaved row, still has them all in flight), then a
+        /// partial register through a zero-padded copy (its used part wiped). `iv` is the
+        /// counter block for CTR and the ciphertext block before `data` for CBC and CFB
+        /// decryption; the caller advances it. ECB and CBC take whole blocks; for CTR
+        /// the counter's low word must not wrap within `data`.
+        #[target_feature(enable = $features)]
+        pub unsafe fn crypt<const PASS: u8>(data: &mut [u8], rk: &[[u32; 2]; 16], iv: &[u8; 16]) {
             let cs = Consts::new();
-            let mut groups = blocks.chunks_exact_mut($groups * REG);
+            let mut chain = [set1(0); 4];
+            if PASS == pass::CTR {
+                let words = iv
+                    .chunks_exact(4)
+                    .map(|w| u32::from_be_bytes(w.try_into().unwrap()));
+                for (c, w) in chain.iter_mut().zip(words) {
+                    *c = set1(w);
+                }
+                // SAFETY: `COUNTER_OFFSETS` is one register of readable bytes.
+                chain[3] = add(chain[3], unsafe { loadu(COUNTER_OFFSETS.as_ptr().cast()) });
+            } else {
+                // SAFETY: `iv` is 16 readable bytes.
+                chain[0] = unsafe { broadcast_block(iv.as_ptr()) };
+            }
+            let mut groups = data.chunks_exact_mut($groups * GROUP);
             for grp in &mut groups {
-                // SAFETY: the chunk holds `$groups` registers' worth of bytes.
-                unsafe { crypt_groups::<{ $groups }>(grp.as_mut_ptr(), rk, &cs) };
+                // SAFETY: the chunk holds `$groups` groups' worth of bytes.
+                unsafe { crypt_groups::<{ $groups }, PASS>(grp.as_mut_ptr(), rk, &cs, &mut chain) };
             }
             let rest = groups.into_remainder();
-            let whole = rest.len() / REG * REG;
+            let whole = rest.len() / GROUP * GROUP;
             let (regs, tail) = rest.split_at_mut(whole);
             if !regs.is_empty() {
-                // SAFETY: `regs` holds `whole / REG` (fewer than `$groups`) registers' worth
-                // of bytes.
-                unsafe { crypt_regs(whole / REG, regs.as_mut_ptr(), rk, &cs) };
+                // SAFETY: `regs` holds `whole / GROUP` (fewer than `$groups`) groups.
+                unsafe {
+                    crypt_regs::<PASS>(whole / GROUP, regs.as_mut_ptr(), rk, &cs, &mut chain)
+                };
             }
             if !tail.is_empty() {
-                let mut buf = [0u8; REG];
+                let mut buf = [0u8; GROUP];
                 buf[..tail.len()].copy_from_slice(tail);
-                // SAFETY: `buf` is one register's worth of bytes.
-                unsafe { crypt_groups::<1>(buf.as_mut_ptr(), rk, &cs) };
+                // SAFETY: `buf` is one group's worth of bytes.
+                unsafe { crypt_groups::<1, PASS>(buf.as_mut_ptr(), rk, &cs, &mut chain) };
                 tail.copy_from_slice(&buf[..tail.len()]);
                 buf[..tail.len()].zeroize();
             }
         }
 
-        /// `crypt_groups` for a run-time count of 1 to 8 registers.
+        /// `crypt_groups` for a run-time count of 1 to 8 groups.
         #[target_feature(enable = $features)]
-        unsafe fn crypt_regs(n: usize, p: *mut u8, rk: &[[u32; 2]; 16], cs: &Consts) {
-            // SAFETY: (all arms) the caller hands `n` registers' worth of bytes at `p`.
+        unsafe fn crypt_regs<const PASS: u8>(
+            n: usize,
+            p: *mut u8,
+            rk: &[[u32; 2]; 16],
+            cs: &Consts,
+            chain: &mut [V; 4],
+        ) {
+            // SAFETY: (all arms) the caller hands `n` groups' worth of bytes at `p`.
             unsafe {
                 match n {
-                    1 => crypt_groups::<1>(p, rk, cs),
-                    2 => crypt_groups::<2>(p, rk, cs),
-                    3 => crypt_groups::<3>(p, rk, cs),
-                    4 => crypt_groups::<4>(p, rk, cs),
-                    5 => crypt_groups::<5>(p, rk, cs),
-                    6 => crypt_groups::<6>(p, rk, cs),
-                    7 => crypt_groups::<7>(p, rk, cs),
-                    8 => crypt_groups::<8>(p, rk, cs),
-                    _ => unreachable!("at most 8 registers per step"),
+                    1 => crypt_groups::<1, PASS>(p, rk, cs, chain),
+                    2 => crypt_groups::<2, PASS>(p, rk, cs, chain),
+                    3 => crypt_groups::<3, PASS>(p, rk, cs, chain),
+                    4 => crypt_groups::<4, PASS>(p, rk, cs, chain),
+                    5 => crypt_groups::<5, PASS>(p, rk, cs, chain),
+                    6 => crypt_groups::<6, PASS>(p, rk, cs, chain),
+                    7 => crypt_groups::<7, PASS>(p, rk, cs, chain),
+                    8 => crypt_groups::<8, PASS>(p, rk, cs, chain),
+                    _ => unreachable!("at most 8 groups per step"),
                 }
             }
         }
@@ -545,8 +732,9 @@ macro_rules! aes_g {
 }
 
 /// The AVX2 lane primitives [`seed_core`] needs besides G and its constants (`set1`,
-/// `xor`, `xor3`, `add`, `lane0`, `shuffle`, `transpose`, `load_group`, `store_group`),
-/// for the 256-bit levels, enabled for `$features`.
+/// `xor`, `xor3`, `add`, `lane0`, `shuffle`, `shuffle_bytes`, `transpose`, `loadu`,
+/// `storeu`, `shift_in`, `broadcast_block`), for the 256-bit levels, enabled for
+/// `$features`.
 macro_rules! avx2_lanes {
     ($features:literal) => {
         type V = __m256i;
@@ -589,6 +777,12 @@ macro_rules! avx2_lanes {
             _mm256_broadcastsi128_si256(unsafe { _mm_loadu_si128(idx.as_ptr().cast()) })
         }
 
+        #[inline]
+        #[target_feature(enable = $features)]
+        fn shuffle_bytes(x: V, idx: V) -> V {
+            _mm256_shuffle_epi8(x, idx)
+        }
+
         /// 4×4 word transpose inside each 128-bit lane (an involution).
         #[inline]
         #[target_feature(enable = $features)]
@@ -605,26 +799,33 @@ macro_rules! avx2_lanes {
             ]
         }
 
-        /// Loads 8 blocks as the words [W0, W1, W2, W3] of every block.
         #[inline]
         #[target_feature(enable = $features)]
-        unsafe fn load_group(p: *const u8) -> [V; 4] {
-            let bswap = shuffle(&BSWAP32);
-            transpose(core::array::from_fn(|i| {
-                // SAFETY: the caller guarantees 128 readable bytes at `p`.
-                _mm256_shuffle_epi8(unsafe { _mm256_loadu_si256(p.add(32 * i).cast()) }, bswap)
-            }))
+        unsafe fn loadu(p: *const u8) -> V {
+            // SAFETY: the caller guarantees 32 readable bytes at `p`.
+            unsafe { _mm256_loadu_si256(p.cast()) }
         }
 
-        /// Stores the words [W0, W1, W2, W3] of 8 blocks.
         #[inline]
         #[target_feature(enable = $features)]
-        unsafe fn store_group(p: *mut u8, w: [V; 4]) {
-            let bswap = shuffle(&BSWAP32);
-            for (i, x) in transpose(w).into_iter().enumerate() {
-                // SAFETY: the caller guarantees 128 writable bytes at `p`.
-                unsafe { _mm256_storeu_si256(p.add(32 * i).cast(), _mm256_shuffle_epi8(x, bswap)) };
-            }
+        unsafe fn storeu(p: *mut u8, v: V) {
+            // SAFETY: the caller guarantees 32 writable bytes at `p`.
+            unsafe { _mm256_storeu_si256(p.cast(), v) }
+        }
+
+        /// The blocks one before `x`'s: `last`'s high block, then `x`'s low one.
+        #[inline]
+        #[target_feature(enable = $features)]
+        fn shift_in(last: V, x: V) -> V {
+            _mm256_permute2x128_si256::<0x21>(last, x)
+        }
+
+        /// One block in every block position.
+        #[inline]
+        #[target_feature(enable = $features)]
+        unsafe fn broadcast_block(p: *const u8) -> V {
+            // SAFETY: the caller guarantees 16 readable bytes at `p`.
+            _mm256_broadcastsi128_si256(unsafe { _mm_loadu_si128(p.cast()) })
         }
     };
 }
@@ -679,6 +880,12 @@ macro_rules! sse_lanes {
             unsafe { _mm_loadu_si128(idx.as_ptr().cast()) }
         }
 
+        #[inline]
+        #[target_feature(enable = $features)]
+        fn shuffle_bytes(x: V, idx: V) -> V {
+            _mm_shuffle_epi8(x, idx)
+        }
+
         /// 4×4 word transpose (an involution).
         #[inline]
         #[target_feature(enable = $features)]
@@ -695,28 +902,33 @@ macro_rules! sse_lanes {
             ]
         }
 
-        /// Loads 4 blocks as the words [W0, W1, W2, W3] of every block.
         #[inline]
         #[target_feature(enable = $features)]
-        unsafe fn load_group(p: *const u8) -> [V; 4] {
-            let bswap = shuffle(&BSWAP32);
-            let mut x = [bswap; 4];
-            for (i, v) in x.iter_mut().enumerate() {
-                // SAFETY: the caller guarantees 64 readable bytes at `p`.
-                *v = _mm_shuffle_epi8(unsafe { _mm_loadu_si128(p.add(16 * i).cast()) }, bswap);
-            }
-            transpose(x)
+        unsafe fn loadu(p: *const u8) -> V {
+            // SAFETY: the caller guarantees 16 readable bytes at `p`.
+            unsafe { _mm_loadu_si128(p.cast()) }
         }
 
-        /// Stores the words [W0, W1, W2, W3] of 4 blocks.
         #[inline]
         #[target_feature(enable = $features)]
-        unsafe fn store_group(p: *mut u8, w: [V; 4]) {
-            let bswap = shuffle(&BSWAP32);
-            for (i, x) in transpose(w).into_iter().enumerate() {
-                // SAFETY: the caller guarantees 64 writable bytes at `p`.
-                unsafe { _mm_storeu_si128(p.add(16 * i).cast(), _mm_shuffle_epi8(x, bswap)) };
-            }
+        unsafe fn storeu(p: *mut u8, v: V) {
+            // SAFETY: the caller guarantees 16 writable bytes at `p`.
+            unsafe { _mm_storeu_si128(p.cast(), v) }
+        }
+
+        /// The block one before `x`'s: `last` itself (a register is one block).
+        #[inline]
+        #[target_feature(enable = $features)]
+        fn shift_in(last: V, _x: V) -> V {
+            last
+        }
+
+        /// One block in every block position.
+        #[inline]
+        #[target_feature(enable = $features)]
+        unsafe fn broadcast_block(p: *const u8) -> V {
+            // SAFETY: the caller guarantees 16 readable bytes at `p`.
+            unsafe { loadu(p) }
         }
     };
 }
