@@ -18,7 +18,10 @@
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use super::SeedKeySchedule;
-use crate::cipher::{BlockCipher, Feedback, ModeKernels};
+use crate::bytes::{wipe, xor};
+use crate::cipher::{
+    cbc_decrypt_by_slabs, cfb_decrypt_by_slabs, ctr_by_batches, BlockCipher, Feedback, ModeKernels,
+};
 use crate::cpu::Feature;
 
 /// A word broadcast to the four 32-bit lanes of a 128-bit register, and the lane
@@ -221,6 +224,54 @@ impl ModeKernels for SeedOneBlock {
     fn cfb1_encrypt(&self, reg: &mut [u8], data: &mut [u8]) {
         // SAFETY: as above.
         unsafe { (self.kernel.cfb1)(reg, data, &self.enc) }
+    }
+
+    // The serial backend also serves one-block calls of the batch modes (the registry's
+    // `serial_blocks`): those take the block on the stack, without the generic loops'
+    // scratch buffer and slab bookkeeping (a tenth of a 16-byte SEED-CTR call on Zen 4).
+
+    fn ctr_keystream_xor(&self, counter: &mut [u8], data: &mut [u8]) {
+        if counter.len() != 16 || data.len() > 16 {
+            return ctr_by_batches(self, counter, data);
+        }
+        // The counter in 64-bit halves, read and written alike: a 16-byte load of what
+        // two 8-byte stores wrote in the previous call cannot take them from the store
+        // buffer and waits for them to retire.
+        let half = |i: usize| u64::from_be_bytes(counter[8 * i..8 * i + 8].try_into().unwrap());
+        let (hi, lo) = (half(0), half(1));
+        let mut ks = [0u8; 16];
+        ks[..8].copy_from_slice(&hi.to_be_bytes());
+        ks[8..].copy_from_slice(&lo.to_be_bytes());
+        self.encrypt_blocks(&mut ks);
+        xor(data, &ks);
+        wipe(&mut ks);
+        let (lo, carry) = lo.overflowing_add(1);
+        counter[..8].copy_from_slice(&hi.wrapping_add(carry as u64).to_be_bytes());
+        counter[8..].copy_from_slice(&lo.to_be_bytes());
+    }
+
+    fn cbc_decrypt_rows(&self, prev: &mut [u8], data: &mut [u8]) {
+        if prev.len() != 16 || data.len() != 16 {
+            return cbc_decrypt_by_slabs(self, prev, data);
+        }
+        let next: [u8; 16] = data.try_into().unwrap();
+        self.decrypt_blocks(data);
+        xor(data, prev);
+        prev.copy_from_slice(&next);
+    }
+
+    fn cfb_decrypt_rows(&self, prev: &mut [u8], data: &mut [u8]) {
+        match <[u8; 16]>::try_from(&*prev) {
+            Ok(mut ks) if data.len() <= 16 => {
+                self.encrypt_blocks(&mut ks);
+                if data.len() == 16 {
+                    prev.copy_from_slice(data);
+                }
+                xor(data, &ks);
+                wipe(&mut ks);
+            }
+            _ => cfb_decrypt_by_slabs(self, prev, data),
+        }
     }
 }
 
