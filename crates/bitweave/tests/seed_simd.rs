@@ -229,12 +229,13 @@ fn default_seed_backends_are_constant_time() {
 }
 
 /// CTR on every SEED backend against `soft`: every length to 4 blocks and a byte, then
-/// every block count to two batches and three with a random partial block, at counter
-/// low words that stay below 2^32 within the call (the x86 kernels build those counters
-/// in registers) and ones that wrap inside it (there they take the generic loop), one-shot
-/// and streamed in uneven pieces.
+/// every block count to two batches and three with a random partial block, with the
+/// counter's low word wrapping at every distance from the call's start (the x86 kernels
+/// carry into the words above per lane, without a branch) and the words above random or
+/// all ones from each word up (so the carry runs as far as each, and the counter wraps at
+/// 2^128), one-shot and streamed in uneven pieces.
 #[test]
-fn every_seed_backend_matches_soft_in_ctr_around_the_low_word_wrap() {
+fn every_seed_backend_matches_soft_in_ctr_across_counter_carries() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(32);
     let params = Suite {
         cipher: CipherKind::Seed,
@@ -255,18 +256,24 @@ fn every_seed_backend_matches_soft_in_ctr_around_the_low_word_wrap() {
             .chain((5..=blocks).map(|b| b * 16 + rng.gen_range(0..16)))
             .collect();
         // Blocks until the low word wraps: within every length, inside some, beyond all.
-        for to_wrap in [1u64, 4, 100, 5000, 1 << 32] {
+        let wraps = [1u64, 2, 3, 4, 7, 8, 9, 15, 16, 17, 100, 5000, 1 << 32];
+        // Above the low word: random bytes, or all ones from W2, W1 or W0 up.
+        for (to_wrap, random) in wraps
+            .into_iter()
+            .flat_map(|w| [12, 8, 4, 0].map(|r| (w, r)))
+        {
             let low = ((1u64 << 32) - to_wrap) as u32;
-            let mut iv = [0u8; 16];
-            rng.fill_bytes(&mut iv[..12]);
+            let mut iv = [0xffu8; 16];
+            rng.fill_bytes(&mut iv[..random]);
             iv[12..].copy_from_slice(&low.to_be_bytes());
             for &len in &lens {
                 let want = params.encrypt_all(&soft, &iv, &data[..len]).unwrap();
                 let got = params.encrypt_all(&fast, &iv, &data[..len]).unwrap();
                 assert!(
                     got == want,
-                    "seed-ctr on {} low word {low:#x} len {len}",
-                    info.name
+                    "seed-ctr on {} IV {} len {len}",
+                    info.name,
+                    hex(&iv)
                 );
             }
             let mut c = params
@@ -280,9 +287,14 @@ fn every_seed_backend_matches_soft_in_ctr_around_the_low_word_wrap() {
             let want = params.encrypt_all(&soft, &iv, &data).unwrap();
             assert!(
                 got == want,
-                "seed-ctr on {} low word {low:#x} streamed",
-                info.name
+                "seed-ctr on {} IV {} streamed",
+                info.name,
+                hex(&iv)
             );
         }
     }
+}
+
+fn hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
 }

@@ -32,6 +32,32 @@ fn add(a: V, b: V) -> V {
 
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,gfni")]
+fn sub(a: V, b: V) -> V {
+    _mm512_sub_epi32(a, b)
+}
+
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,gfni")]
+fn and(a: V, b: V) -> V {
+    _mm512_and_si512(a, b)
+}
+
+/// All ones in the lanes where `a == b`.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,gfni")]
+fn equal(a: V, b: V) -> V {
+    _mm512_maskz_mov_epi32(_mm512_cmpeq_epi32_mask(a, b), set1(u32::MAX))
+}
+
+/// All ones in the lanes where `a < b`, unsigned.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,gfni")]
+fn below(a: V, b: V) -> V {
+    _mm512_maskz_mov_epi32(_mm512_cmplt_epu32_mask(a, b), set1(u32::MAX))
+}
+
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,gfni")]
 fn lane0(v: V) -> u32 {
     _mm_cvtsi128_si32(_mm512_castsi512_si128(v)) as u32
 }

@@ -244,19 +244,14 @@ impl BlockCipher for SeedX86 {
 }
 
 /// The modes fused into the kernels' pass for one stream (a 16-byte counter or chain
-/// block); interleaved streams, and a counter whose low word would wrap inside the call,
-/// take the generic loops.
+/// block); interleaved streams take the generic loops.
 impl ModeKernels for SeedX86 {
     fn ctr_keystream_xor(&self, counter: &mut [u8], data: &mut [u8]) {
         let blocks = data.len().div_ceil(16) as u64;
-        let Ok(iv) = <&[u8; 16]>::try_from(&*counter) else {
-            return ctr_by_batches(self, counter, data);
-        };
-        let low = u32::from_be_bytes(iv[12..].try_into().unwrap());
-        if u64::from(low) + blocks > 1 << 32 {
-            return ctr_by_batches(self, counter, data);
+        match <&[u8; 16]>::try_from(&*counter) {
+            Ok(iv) if blocks < 1 << 32 => self.run::<{ pass::CTR }>(data, false, iv),
+            _ => return ctr_by_batches(self, counter, data),
         }
-        self.run::<{ pass::CTR }>(data, false, iv);
         add_be(counter, blocks);
     }
 
@@ -352,6 +347,36 @@ macro_rules! seed_core {
             lane0(g(set1(w), &Consts::new()))
         }
 
+        /// What a pass carries from one group to the next.
+        #[derive(Clone, Copy)]
+        struct Carry {
+            /// CTR: the next register's counter words, W0, W1, W2 as at the call's start
+            /// and W3 per lane, advanced register by register. CBC and CFB decryption: in
+            /// `words[0]`, the ciphertext block before the next group in its highest block
+            /// position.
+            words: [V; 4],
+            /// CTR: W3 at the call's start in every lane.
+            start: V,
+        }
+
+        impl Carry {
+            /// The counter words of the next register's blocks: a lane whose W3 is below
+            /// the start has wrapped past 2^32 since (once at most: a call is shorter than
+            /// 2^32 blocks) and carries into W2, and on while the words above are all
+            /// ones. Branch-free, as the counter comes from the IV.
+            #[inline]
+            #[target_feature(enable = $features)]
+            fn counter_words(&self) -> [V; 4] {
+                let [w0, w1, w2, w3] = self.words;
+                let ones = set1(u32::MAX);
+                // Masks are all ones (-1) where a carry comes in: subtracting adds it.
+                let c2 = below(w3, self.start);
+                let c1 = and(c2, equal(w2, ones));
+                let c0 = and(c1, equal(w1, ones));
+                [sub(w0, c0), sub(w1, c1), sub(w2, c2), w3]
+            }
+        }
+
         /// Four registers of blocks as the words [W0, W1, W2, W3] of every block, or back
         /// (an involution): a byte swap per word (SEED is big-endian) and a 4×4 word
         /// transpose inside each 128-bit lane.
@@ -366,10 +391,8 @@ macro_rules! seed_core {
             transpose(t)
         }
 
-        /// One pass ([`pass`]) over the `N` groups at `p`, in place. `chain` carries
-        /// between calls what the pass needs from before `p`: for CTR the counter words
-        /// of the next block in each lane, for CBC and CFB decryption (in its first
-        /// register) the ciphertext block before `p` in its highest block position.
+        /// One pass ([`pass`]) over the `N` groups at `p`, in place; `carry` holds what
+        /// the pass needs from before `p`.
         ///
         /// The rounds go two per step without swapping halves: L ^= F(R, k_i);
         /// R ^= F(L, k_i+1). After the 16 rounds the block is R ‖ L, as in `soft`. The F
@@ -383,7 +406,7 @@ macro_rules! seed_core {
             p: *mut u8,
             rk: &[[u32; 2]; 16],
             cs: &Consts,
-            chain: &mut [V; 4],
+            carry: &mut Carry,
         ) {
             let mut l0 = [set1(0); N];
             let mut l1 = [set1(0); N];
@@ -396,14 +419,14 @@ macro_rules! seed_core {
             let last = unsafe {
                 for n in 0..N {
                     if PASS == pass::CTR {
-                        [l0[n], l1[n], r0[n], r1[n]] = *chain;
-                        chain[3] = add(chain[3], set1(LANES as u32));
+                        [l0[n], l1[n], r0[n], r1[n]] = carry.counter_words();
+                        carry.words[3] = add(carry.words[3], set1(LANES as u32));
                         continue;
                     }
                     let mut x = [set1(0); 4];
                     for (i, v) in x.iter_mut().enumerate() {
                         *v = if PASS == pass::CFB_DECRYPT {
-                            behind(p, 4 * n + i, chain[0])
+                            behind(p, 4 * n + i, carry.words[0])
                         } else {
                             loadu(p.add(GROUP * n + RAW * i))
                         };
@@ -473,7 +496,7 @@ macro_rules! seed_core {
                         let q = p.add(GROUP * n + RAW * i);
                         let out = match PASS {
                             pass::ECB => x[i],
-                            pass::CBC_DECRYPT => xor(x[i], behind(p, 4 * n + i, chain[0])),
+                            pass::CBC_DECRYPT => xor(x[i], behind(p, 4 * n + i, carry.words[0])),
                             _ => xor(x[i], loadu(q)),
                         };
                         storeu(q, out);
@@ -481,7 +504,7 @@ macro_rules! seed_core {
                 }
             }
             if PASS == pass::CBC_DECRYPT || PASS == pass::CFB_DECRYPT {
-                chain[0] = last;
+                carry.words[0] = last;
             }
         }
 
@@ -509,29 +532,34 @@ macro_rules! seed_core {
         /// registers, such as an interleaved row, still has them all in flight), then a
         /// partial register through a zero-padded copy (its used part wiped). `iv` is the
         /// counter block for CTR and the ciphertext block before `data` for CBC and CFB
-        /// decryption; the caller advances it. ECB and CBC take whole blocks; for CTR
-        /// the counter's low word must not wrap within `data`.
+        /// decryption; the caller advances it. ECB and CBC take whole blocks; CTR fewer
+        /// than 2^32 of them.
         #[target_feature(enable = $features)]
         pub unsafe fn crypt<const PASS: u8>(data: &mut [u8], rk: &[[u32; 2]; 16], iv: &[u8; 16]) {
             let cs = Consts::new();
-            let mut chain = [set1(0); 4];
+            let mut carry = Carry {
+                words: [set1(0); 4],
+                start: set1(0),
+            };
             if PASS == pass::CTR {
                 let words = iv
                     .chunks_exact(4)
                     .map(|w| u32::from_be_bytes(w.try_into().unwrap()));
-                for (c, w) in chain.iter_mut().zip(words) {
+                for (c, w) in carry.words.iter_mut().zip(words) {
                     *c = set1(w);
                 }
+                carry.start = carry.words[3];
                 // SAFETY: `COUNTER_OFFSETS` is one register of readable bytes.
-                chain[3] = add(chain[3], unsafe { loadu(COUNTER_OFFSETS.as_ptr().cast()) });
+                let offsets = unsafe { loadu(COUNTER_OFFSETS.as_ptr().cast()) };
+                carry.words[3] = add(carry.words[3], offsets);
             } else {
                 // SAFETY: `iv` is 16 readable bytes.
-                chain[0] = unsafe { broadcast_block(iv.as_ptr()) };
+                carry.words[0] = unsafe { broadcast_block(iv.as_ptr()) };
             }
             let mut groups = data.chunks_exact_mut($groups * GROUP);
             for grp in &mut groups {
                 // SAFETY: the chunk holds `$groups` groups' worth of bytes.
-                unsafe { crypt_groups::<{ $groups }, PASS>(grp.as_mut_ptr(), rk, &cs, &mut chain) };
+                unsafe { crypt_groups::<{ $groups }, PASS>(grp.as_mut_ptr(), rk, &cs, &mut carry) };
             }
             let rest = groups.into_remainder();
             let whole = rest.len() / GROUP * GROUP;
@@ -539,14 +567,14 @@ macro_rules! seed_core {
             if !regs.is_empty() {
                 // SAFETY: `regs` holds `whole / GROUP` (fewer than `$groups`) groups.
                 unsafe {
-                    crypt_regs::<PASS>(whole / GROUP, regs.as_mut_ptr(), rk, &cs, &mut chain)
+                    crypt_regs::<PASS>(whole / GROUP, regs.as_mut_ptr(), rk, &cs, &mut carry)
                 };
             }
             if !tail.is_empty() {
                 let mut buf = [0u8; GROUP];
                 buf[..tail.len()].copy_from_slice(tail);
                 // SAFETY: `buf` is one group's worth of bytes.
-                unsafe { crypt_groups::<1, PASS>(buf.as_mut_ptr(), rk, &cs, &mut chain) };
+                unsafe { crypt_groups::<1, PASS>(buf.as_mut_ptr(), rk, &cs, &mut carry) };
                 tail.copy_from_slice(&buf[..tail.len()]);
                 buf[..tail.len()].zeroize();
             }
@@ -559,19 +587,19 @@ macro_rules! seed_core {
             p: *mut u8,
             rk: &[[u32; 2]; 16],
             cs: &Consts,
-            chain: &mut [V; 4],
+            carry: &mut Carry,
         ) {
             // SAFETY: (all arms) the caller hands `n` groups' worth of bytes at `p`.
             unsafe {
                 match n {
-                    1 => crypt_groups::<1, PASS>(p, rk, cs, chain),
-                    2 => crypt_groups::<2, PASS>(p, rk, cs, chain),
-                    3 => crypt_groups::<3, PASS>(p, rk, cs, chain),
-                    4 => crypt_groups::<4, PASS>(p, rk, cs, chain),
-                    5 => crypt_groups::<5, PASS>(p, rk, cs, chain),
-                    6 => crypt_groups::<6, PASS>(p, rk, cs, chain),
-                    7 => crypt_groups::<7, PASS>(p, rk, cs, chain),
-                    8 => crypt_groups::<8, PASS>(p, rk, cs, chain),
+                    1 => crypt_groups::<1, PASS>(p, rk, cs, carry),
+                    2 => crypt_groups::<2, PASS>(p, rk, cs, carry),
+                    3 => crypt_groups::<3, PASS>(p, rk, cs, carry),
+                    4 => crypt_groups::<4, PASS>(p, rk, cs, carry),
+                    5 => crypt_groups::<5, PASS>(p, rk, cs, carry),
+                    6 => crypt_groups::<6, PASS>(p, rk, cs, carry),
+                    7 => crypt_groups::<7, PASS>(p, rk, cs, carry),
+                    8 => crypt_groups::<8, PASS>(p, rk, cs, carry),
                     _ => unreachable!("at most 8 groups per step"),
                 }
             }
@@ -732,9 +760,9 @@ macro_rules! aes_g {
 }
 
 /// The AVX2 lane primitives [`seed_core`] needs besides G and its constants (`set1`,
-/// `xor`, `xor3`, `add`, `lane0`, `shuffle`, `shuffle_bytes`, `transpose`, `loadu`,
-/// `storeu`, `shift_in`, `broadcast_block`), for the 256-bit levels, enabled for
-/// `$features`.
+/// `xor`, `xor3`, `add`, `sub`, `and`, `equal`, `below`, `lane0`, `shuffle`,
+/// `shuffle_bytes`, `transpose`, `loadu`, `storeu`, `shift_in`, `broadcast_block`), for
+/// the 256-bit levels, enabled for `$features`.
 macro_rules! avx2_lanes {
     ($features:literal) => {
         type V = __m256i;
@@ -762,6 +790,33 @@ macro_rules! avx2_lanes {
         #[target_feature(enable = $features)]
         fn add(a: V, b: V) -> V {
             _mm256_add_epi32(a, b)
+        }
+
+        #[inline]
+        #[target_feature(enable = $features)]
+        fn sub(a: V, b: V) -> V {
+            _mm256_sub_epi32(a, b)
+        }
+
+        #[inline]
+        #[target_feature(enable = $features)]
+        fn and(a: V, b: V) -> V {
+            _mm256_and_si256(a, b)
+        }
+
+        /// All ones in the lanes where `a == b`.
+        #[inline]
+        #[target_feature(enable = $features)]
+        fn equal(a: V, b: V) -> V {
+            _mm256_cmpeq_epi32(a, b)
+        }
+
+        /// All ones in the lanes where `a < b`, unsigned (signed compare, tops flipped).
+        #[inline]
+        #[target_feature(enable = $features)]
+        fn below(a: V, b: V) -> V {
+            let top = set1(1 << 31);
+            _mm256_cmpgt_epi32(xor(b, top), xor(a, top))
         }
 
         #[inline]
@@ -865,6 +920,33 @@ macro_rules! sse_lanes {
         #[target_feature(enable = $features)]
         fn add(a: V, b: V) -> V {
             _mm_add_epi32(a, b)
+        }
+
+        #[inline]
+        #[target_feature(enable = $features)]
+        fn sub(a: V, b: V) -> V {
+            _mm_sub_epi32(a, b)
+        }
+
+        #[inline]
+        #[target_feature(enable = $features)]
+        fn and(a: V, b: V) -> V {
+            _mm_and_si128(a, b)
+        }
+
+        /// All ones in the lanes where `a == b`.
+        #[inline]
+        #[target_feature(enable = $features)]
+        fn equal(a: V, b: V) -> V {
+            _mm_cmpeq_epi32(a, b)
+        }
+
+        /// All ones in the lanes where `a < b`, unsigned (signed compare, tops flipped).
+        #[inline]
+        #[target_feature(enable = $features)]
+        fn below(a: V, b: V) -> V {
+            let top = set1(1 << 31);
+            _mm_cmpgt_epi32(xor(b, top), xor(a, top))
         }
 
         #[inline]
