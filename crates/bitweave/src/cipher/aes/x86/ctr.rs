@@ -12,7 +12,7 @@ use crate::cipher::prefetch_ahead;
 /// out of the low 64 bits needs no branch: the counter starts from the IV, which the
 /// constant-time check treats as secret (this kernel used to branch to another path for a
 /// group whose low half carried). AMD's kernel from 16 KiB (sent there by the dispatch:
-/// [`vaes512_stream_from`](super::vaes512_stream_from); Intel runs
+/// [`vendor_tuning`](super::vendor_tuning); Intel runs
 /// [`ctr_vaes512_registers`] at every size); the tail takes [`ctr_vaes256`], which sizes
 /// its registers to it.
 #[target_feature(enable = "aes,sse2,avx2,avx512f,avx512bw,vaes")]
@@ -94,7 +94,7 @@ pub(super) unsafe fn ctr_vaes512(aes: &AesX86, counter: &mut [u8], data: &mut [u
 /// 0.23-0.25 → 0.17 (0.21), 384 B 0.21 → 0.14 (0.18), 512 B 0.20 → 0.13 (0.16), 1 KiB
 /// 0.15-0.16 → 0.12 (0.14), 16 KiB 0.123 → 0.122 (0.13); AES-256 256 B 0.28 → 0.18
 /// (0.23). On AMD Zen 4 it leads VAES-256 from 48 B to 1 KiB only (figures at
-/// [`vaes512_stream_from`](super::vaes512_stream_from)).
+/// [`vendor_tuning`](super::vendor_tuning)).
 #[target_feature(enable = "aes,sse2,avx2,avx512f,avx512bw,vaes")]
 pub(super) unsafe fn ctr_vaes512_registers(aes: &AesX86, counter: &mut [u8], data: &mut [u8]) {
     let mut ctr = u128::from_be_bytes(counter[..16].try_into().unwrap());
@@ -527,10 +527,11 @@ pub(super) unsafe fn ctr_aesni(aes: &AesX86, counter: &mut [u8], data: &mut [u8]
     // The round count a constant, so the rounds unroll (no loop branch per round; an
     // empty `asm!` keeps them round by round, see `ctr_group_aesni`): 64 B 0.49 → 0.45
     // TSC c/B, 1 KiB 0.278 → 0.273 (Zen 4, AES-128, best of 400).
+    let (k, octets) = (aes.enc.v128(), aes.tuning.ctr_aesni_octets);
     match aes.rounds {
-        10 => ctr_aesni_fixed::<10>(aes.enc.v128(), counter, data, aes.intel),
-        12 => ctr_aesni_fixed::<12>(aes.enc.v128(), counter, data, aes.intel),
-        _ => ctr_aesni_fixed::<14>(aes.enc.v128(), counter, data, aes.intel),
+        10 => ctr_aesni_fixed::<10>(k, counter, data, octets),
+        12 => ctr_aesni_fixed::<12>(k, counter, data, octets),
+        _ => ctr_aesni_fixed::<14>(k, counter, data, octets),
     }
 }
 

@@ -11,7 +11,7 @@ use crate::cipher::{prefetch_ahead, STREAM_PREFETCH_BYTES};
 /// zmm registers, then a tail in just the registers it needs, the last one partial
 /// through masked loads and stores (a whole number of blocks; CFB's partial last block,
 /// if any, goes through the generic path). Calls under the hand-off
-/// ([`vaes512_stream_from`](super::vaes512_stream_from): 128 B on Intel, 1 KiB on AMD)
+/// ([`vendor_tuning`](super::vendor_tuning): 128 B on Intel, 1 KiB on AMD)
 /// take [`stream_decrypt_vaes256`]. As for counter mode (`ctr::ctr_vaes512_registers`),
 /// on Intel the 512-bit AES instructions issue on one port and the registers' other
 /// operations on another, where VAES-256's AES ports shared theirs.
@@ -474,6 +474,23 @@ mod tests {
     /// The VAES-512 single-stream decryption kernel gives AES-NI's plaintext and next
     /// chaining block, CBC and CFB, for lengths through three groups (partial registers,
     /// and CFB's partial last block) and one long message.
+    /// A single-stream decryption kernel: (cipher, chaining block, data).
+    type StreamFn = unsafe fn(&AesX86, &mut [u8], &mut [u8]);
+
+    /// Each mode's reference and VAES-512 kernel.
+    const KERNELS: [(&str, StreamFn, StreamFn); 2] = [
+        (
+            "cbc",
+            stream_decrypt_aesni::<false>,
+            stream_decrypt_vaes512::<false>,
+        ),
+        (
+            "cfb",
+            stream_decrypt_aesni::<true>,
+            stream_decrypt_vaes512::<true>,
+        ),
+    ];
+
     #[test]
     fn vaes512_stream_decryption_matches_aesni() {
         if !Level::Vaes512.available() {
@@ -491,33 +508,20 @@ mod tests {
             for len in lens.clone() {
                 let data: Vec<u8> = (0..len).map(|i| (i * 13 + 7) as u8).collect();
                 let iv: Vec<u8> = (0..16u8).map(|b| b ^ 0x9e).collect();
-                for cfb in [false, true] {
-                    if !cfb && !len.is_multiple_of(16) {
+                for (mode, aesni, vaes512) in KERNELS {
+                    if mode == "cbc" && !len.is_multiple_of(16) {
                         continue;
                     }
                     let (mut want, mut want_prev) = (data.clone(), iv.clone());
                     // SAFETY: AES-NI is present (VAES-512 implies it).
-                    unsafe {
-                        if cfb {
-                            stream_decrypt_aesni::<true>(&aes, &mut want_prev, &mut want)
-                        } else {
-                            stream_decrypt_aesni::<false>(&aes, &mut want_prev, &mut want)
-                        }
-                    };
+                    unsafe { aesni(&aes, &mut want_prev, &mut want) };
                     let (mut got, mut prev) = (data.clone(), iv.clone());
                     // SAFETY: VAES-512 is present (checked above).
-                    unsafe {
-                        if cfb {
-                            stream_decrypt_vaes512::<true>(&aes, &mut prev, &mut got)
-                        } else {
-                            stream_decrypt_vaes512::<false>(&aes, &mut prev, &mut got)
-                        }
-                    };
+                    unsafe { vaes512(&aes, &mut prev, &mut got) };
                     assert!(
                         got == want && prev == want_prev,
-                        "aes-{} {} decryption, vaes512 (stream_decrypt_vaes512): {len} bytes",
+                        "aes-{} {mode} decryption, vaes512 (stream_decrypt_vaes512): {len} bytes",
                         8 * key_len,
-                        if cfb { "cfb" } else { "cbc" },
                     );
                 }
             }

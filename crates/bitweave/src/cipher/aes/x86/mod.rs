@@ -218,25 +218,25 @@ pub struct AesX86 {
     rounds: usize,
     #[zeroize(skip)]
     level: Level,
-    /// On a VAES-512 backend, the call sizes from which single-stream CBC/CFB decryption
-    /// and CTR run VAES-512's kernels ([`vaes512_stream_from`]).
+    /// The kernel choices that differ by CPU vendor ([`vendor_tuning`]).
     #[zeroize(skip)]
-    vaes512_from: Handoff,
-    /// Whether the CPU is Intel's, where AES-NI counter mode builds its counter blocks in
-    /// the vector registers rather than the integer ones (see `ctr::ctr_aesni`).
-    #[zeroize(skip)]
-    intel: bool,
+    tuning: VendorTuning,
 }
 
-/// Call sizes at which a VAES-512 backend leaves VAES-256's kernels.
+/// Kernel choices that differ by CPU vendor, measured per vendor ([`vendor_tuning`]).
 #[derive(Clone)]
-struct Handoff {
-    /// Single-stream CBC/CFB decryption runs `decrypt::stream_decrypt_vaes512` from here.
-    decrypt: usize,
-    /// CTR runs `ctr::ctr_vaes512_registers` at these sizes ...
-    ctr_registers: core::ops::Range<usize>,
-    /// ... and `ctr::ctr_vaes512` from here (when outside them).
-    ctr: usize,
+struct VendorTuning {
+    /// On a VAES-512 backend, single-stream CBC/CFB decryption runs
+    /// `decrypt::stream_decrypt_vaes512` from this call size (VAES-256's kernel below it).
+    decrypt_vaes512_from: usize,
+    /// On a VAES-512 backend, CTR runs `ctr::ctr_vaes512_registers` at these call sizes ...
+    ctr_vaes512_registers: core::ops::Range<usize>,
+    /// ... and `ctr::ctr_vaes512` from this one when outside them (VAES-256's kernel
+    /// otherwise). Never reached where the range covers every size (Intel).
+    ctr_vaes512_from: usize,
+    /// AES-NI counter mode builds three or more groups' counter blocks in the vector
+    /// registers rather than on the stack (see `ctr::ctr_aesni`).
+    ctr_aesni_octets: bool,
 }
 
 impl AesX86 {
@@ -272,8 +272,7 @@ impl AesX86 {
             addr_of_mut!((*this).dec).write(OnceLock::new());
             addr_of_mut!((*this).rounds).write(rounds);
             addr_of_mut!((*this).level).write(level);
-            addr_of_mut!((*this).vaes512_from).write(vaes512_stream_from());
-            addr_of_mut!((*this).intel).write(crate::cpu::is_intel());
+            addr_of_mut!((*this).tuning).write(vendor_tuning());
             Some(aes.assume_init())
         }
     }
@@ -380,8 +379,9 @@ impl AesX86 {
 /// kernel on a VAES-512 backend (measured; see `AesX86::crypt`).
 const VAES512_MIN_BATCH: usize = 4096;
 
-/// The call sizes at which single-stream CBC/CFB decryption and CTR run VAES-512's kernels
-/// on a VAES-512 backend (VAES-256's elsewhere): VAES-512's per-call set-up (broadcast
+/// The kernel choices by vendor. The call sizes at which single-stream CBC/CFB decryption
+/// and CTR run VAES-512's kernels on a VAES-512 backend (VAES-256's elsewhere): VAES-512's
+/// per-call set-up (broadcast
 /// round keys, the group pattern) has to be repaid, and where that happens differs by
 /// vendor, so it is measured per vendor (same run, one thread, TSC c/B):
 /// - AMD Zen 4. CBC/CFB decryption (2026-12-03, best of 3-4, VAES-256 or the AMD-only
@@ -401,18 +401,24 @@ const VAES512_MIN_BATCH: usize = 4096;
 ///
 /// Other vendors take AMD's figures. (ECB stays at [`VAES512_MIN_BATCH`] on both: on the
 /// Intel machine the two ran equal from 1 KiB and VAES-512 10 % slower at 512 B.)
-fn vaes512_stream_from() -> Handoff {
+///
+/// AES-NI counter mode builds the counters of three or more groups in the vector
+/// registers on Intel and on the stack elsewhere (measured in `ctr::groups_from_octets`
+/// and `ctr::groups_from_stack`).
+fn vendor_tuning() -> VendorTuning {
     if crate::cpu::is_intel() {
-        Handoff {
-            decrypt: 128,
-            ctr_registers: 0..usize::MAX,
-            ctr: usize::MAX,
+        VendorTuning {
+            decrypt_vaes512_from: 128,
+            ctr_vaes512_registers: 0..usize::MAX,
+            ctr_vaes512_from: usize::MAX,
+            ctr_aesni_octets: true,
         }
     } else {
-        Handoff {
-            decrypt: 1024,
-            ctr_registers: 48..1024,
-            ctr: 16384,
+        VendorTuning {
+            decrypt_vaes512_from: 1024,
+            ctr_vaes512_registers: 48..1024,
+            ctr_vaes512_from: 16384,
+            ctr_aesni_octets: false,
         }
     }
 }
@@ -572,15 +578,15 @@ impl BlockCipher for AesX86 {
 
 impl ModeKernels for AesX86 {
     fn cbc_decrypt_rows(&self, prev: &mut [u8], data: &mut [u8]) {
+        // The size hand-offs are made here, not inside the kernels, so a small call
+        // reaches its kernel in one call.
+        let vaes512_from = self.tuning.decrypt_vaes512_from;
         match self.level {
             // SAFETY: an AesX86 at Vaes512 exists only where its features were detected.
-            // The size hand-offs are made here, not inside the kernels, so a small call
-            // reaches its kernel in one call.
-            // SAFETY: as above (VAES-512 implies VAES-256's features).
-            Level::Vaes512 if prev.len() == 16 && data.len() >= self.vaes512_from.decrypt => unsafe {
+            Level::Vaes512 if prev.len() == 16 && data.len() >= vaes512_from => unsafe {
                 stream_decrypt_vaes512::<false>(self, prev, data)
             },
-            // SAFETY: as above.
+            // SAFETY: as above (VAES-512 implies VAES-256's features).
             Level::Vaes512 if prev.len() == 16 => unsafe {
                 stream_decrypt_vaes256::<false>(self, prev, data)
             },
@@ -601,15 +607,15 @@ impl ModeKernels for AesX86 {
     }
 
     fn cfb_decrypt_rows(&self, prev: &mut [u8], data: &mut [u8]) {
+        // The size hand-offs are made here, not inside the kernels, so a small call
+        // reaches its kernel in one call.
+        let vaes512_from = self.tuning.decrypt_vaes512_from;
         match self.level {
             // SAFETY: an AesX86 at Vaes512 exists only where its features were detected.
-            // The size hand-offs are made here, not inside the kernels, so a small call
-            // reaches its kernel in one call.
-            // SAFETY: as above (VAES-512 implies VAES-256's features).
-            Level::Vaes512 if prev.len() == 16 && data.len() >= self.vaes512_from.decrypt => unsafe {
+            Level::Vaes512 if prev.len() == 16 && data.len() >= vaes512_from => unsafe {
                 stream_decrypt_vaes512::<true>(self, prev, data)
             },
-            // SAFETY: as above.
+            // SAFETY: as above (VAES-512 implies VAES-256's features).
             Level::Vaes512 if prev.len() == 16 => unsafe {
                 stream_decrypt_vaes256::<true>(self, prev, data)
             },
@@ -632,11 +638,11 @@ impl ModeKernels for AesX86 {
     fn ctr_keystream_xor(&self, counter: &mut [u8], data: &mut [u8]) {
         match self.level {
             // SAFETY: an AesX86 at Vaes512 exists only where its features were detected.
-            Level::Vaes512 if self.vaes512_from.ctr_registers.contains(&data.len()) => unsafe {
+            Level::Vaes512 if self.tuning.ctr_vaes512_registers.contains(&data.len()) => unsafe {
                 ctr_vaes512_registers(self, counter, data)
             },
             // SAFETY: as above.
-            Level::Vaes512 if data.len() >= self.vaes512_from.ctr => unsafe {
+            Level::Vaes512 if data.len() >= self.tuning.ctr_vaes512_from => unsafe {
                 ctr_vaes512(self, counter, data)
             },
             // SAFETY: as above, at Vaes256 (VAES-512 implies its features).
