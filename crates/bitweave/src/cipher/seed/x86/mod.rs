@@ -19,6 +19,10 @@
 //! ([`super::field::MIX`]). Nothing secret reaches a branch or an address; the key
 //! schedule runs the same vector G on a broadcast word.
 //!
+//! **Modes**: CTR and single-stream CBC/CFB decryption run inside the kernel's pass
+//! ([`pass`]): the counter words built in the transposed layout, the ciphertext one block
+//! behind read with an unaligned load, the XOR at the store, so a mode costs what ECB does.
+//!
 //! Here: the levels, the backend, the shared round structure (`seed_core!`) and the
 //! AVX2 and SSE lane primitives (`avx2_lanes!`, `sse_lanes!`); one file per backend
 //! supplies its G: `gfni512`, `gfni256` (VEX-encoded GFNI, no AVX-512), `vaes256`,
