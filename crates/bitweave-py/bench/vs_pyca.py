@@ -66,6 +66,8 @@ def main():
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--max-mib", type=int, default=16)
     ap.add_argument("--quick", action="store_true", help="16 B, 1 KiB and 1 MiB only")
+    ap.add_argument("--only", default="", metavar="PREFIXES",
+                    help="only the suites starting with one of these comma-separated prefixes (e.g. seed,aes-128-ctr)")
     args = ap.parse_args()
     print(f"bitweave {bitweave.__version__} vs pyca/cryptography, one process; CPU: {cpu_name()}; "
           f"bitweave threads={args.threads}")
@@ -79,6 +81,8 @@ def main():
     rows += [(s, d, legacy_sizes) for s, d in [
         ("des-ede3-ecb", False), ("des-ede3-cbc", True), ("des-ede3-cbc", False),
         ("seed-ecb", False), ("seed-cbc", True), ("seed-cbc", False)]]
+    prefixes = [p for p in args.only.split(",") if p]
+    rows = [r for r in rows if not prefixes or r[0].startswith(tuple(prefixes))]
     for suite, decrypt, sizes in rows:
         cipher, mode = suite.rsplit("-", 1)
         _, key_len, block = ALGORITHMS[cipher]
