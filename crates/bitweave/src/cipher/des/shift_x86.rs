@@ -1238,8 +1238,13 @@ pub(crate) unsafe fn rounds_avx512(l: u64, r: u64, keys: &[[u64; 8]]) -> (u64, u
 /// → pairs, best of three alternating runs): 3DES ECB 32 B 56.9 → 36.0, 64 B 48.9 →
 /// 41.2, 128 B 49.6 → 36.3; 3DES-CBC decryption 64 B 50.7 → 43.4, 128 B 51.1 → 37.3;
 /// DES-CBC decryption 64 B 20.1 → 16.9, 128 B 19.5 → 13.9 (from 256 B the bitsliced
-/// backend runs). AMD keeps the ymm form:
-/// Zen 4 splits zmm operations in two, and it was not measured there.
+/// backend runs). AMD keeps the ymm form (Zen 4 runs a zmm operation as two ymm ones),
+/// except for four blocks, which it would run as three in step and then one, in two
+/// passes, where two pairs take one. AMD EPYC Zen 4 (2026-12-03, TSC c/B, ymm → pairs,
+/// best of three alternating): 32 B 3DES ECB 49.2 → 40.3, CTR 50.8 → 40.6, CBC
+/// decryption 50.6 → 41.0, DES-CBC decryption 20.0 → 16.1; at 40 B (two pairs and a
+/// lone block) 3DES ECB went 42.2 → 44.1, and from 48 B all pairs ran as the ymm form or
+/// slower (64 B 3DES ECB 41.1 → 44.8; with four pairs in step 40.4).
 ///
 /// # Safety
 /// As [`rounds_avx512`].
@@ -1250,7 +1255,7 @@ pub(crate) unsafe fn crypt_avx512(blocks: &mut [u8], keys: &[[u64; 8]]) {
     unsafe {
         // Under four blocks the pairs gain nothing (two: one register either way) and
         // their constants cost a 3-block call ~5 %.
-        if crate::cpu::is_intel() && blocks.len() >= 32 {
+        if blocks.len() >= 32 && (crate::cpu::is_intel() || blocks.len() < 40) {
             crypt_pairs_first(blocks, keys);
         } else {
             let c = LanesRotate::new();
