@@ -231,7 +231,7 @@ impl ModeKernels for SeedOneBlock {
     // scratch buffer and slab bookkeeping (a tenth of a 16-byte SEED-CTR call on Zen 4).
 
     fn ctr_keystream_xor(&self, counter: &mut [u8], data: &mut [u8]) {
-        if counter.len() != 16 || data.len() > 16 {
+        if counter.len() != 16 || data.is_empty() || data.len() > 16 {
             return ctr_by_batches(self, counter, data);
         }
         // The counter in 64-bit halves, read and written alike: a 16-byte load of what
