@@ -1241,8 +1241,8 @@ pub(crate) unsafe fn rounds_avx512(l: u64, r: u64, keys: &[[u64; 8]]) -> (u64, u
 /// backend runs). AMD keeps the ymm form (Zen 4 runs a zmm operation as two ymm ones),
 /// except for four blocks, which it would run as three in step and then one, in two
 /// passes, where two pairs take one. AMD EPYC Zen 4 (2026-12-03, TSC c/B, ymm → pairs,
-/// best of three alternating): 32 B 3DES ECB 49.2 → 40.3, CTR 50.8 → 40.6, CBC
-/// decryption 50.6 → 41.0, DES-CBC decryption 20.0 → 16.1; at 40 B (two pairs and a
+/// best of three alternating): 32 B 3DES ECB 49.3 → 40.9, CTR 50.5 → 40.6, CBC
+/// decryption 50.6 → 42.9, DES-CBC decryption 19.9 → 16.0; at 40 B (two pairs and a
 /// lone block) 3DES ECB went 42.2 → 44.1, and from 48 B all pairs ran as the ymm form or
 /// slower (64 B 3DES ECB 41.1 → 44.8; with four pairs in step 40.4).
 ///
