@@ -323,9 +323,10 @@ pub mod pass {
 /// the modes fused in (see [`pass`]), and G on one word for the key schedule. Expanded
 /// inside a module that defines the vector type `V`, `LANES` (blocks per register),
 /// `Consts` (vector constants built once per call) and the lane-wise primitives `set1`,
-/// `xor`, `xor3`, `add`, `shuffle`, `transpose`, `g`, `g_many`, `g_latency` (G with the
-/// shortest dependency chain), `lane0`, `loadu`, `storeu`, `shift_in` and
-/// `broadcast_block`, all enabled for `$features`.
+/// `xor`, `xor3`, `add`, `sub`, `and`, `equal`, `below`, `shuffle`, `shuffle_bytes`,
+/// `transpose`, `g`, `g_many`, `g_latency` (G with the shortest dependency chain),
+/// `lane0`, `loadu`, `storeu`, `shift_in` and `broadcast_block`, all enabled for
+/// `$features`.
 macro_rules! seed_core {
     ($features:literal, $groups:expr) => {
         /// Bytes in one register (`LANES / 4` blocks); a group of blocks is four of them.
@@ -401,10 +402,9 @@ macro_rules! seed_core {
         /// The rounds go two per step without swapping halves: L ^= F(R, k_i);
         /// R ^= F(L, k_i+1). After the 16 rounds the block is R ‖ L, as in `soft`. The F
         /// function (RFC 4269 §2.1) runs stage by stage across the groups, so the
-        /// instructions of independent groups sit next to each other. The stores run
-        /// backwards, so that CBC's unaligned loads of the ciphertext one block behind
-        /// (`p - 16 + RAW·j`) are all taken before the store that overwrites them; the
-        /// other passes do not mind the order.
+        /// instructions of independent groups sit next to each other. CBC decryption
+        /// stores backwards, so that its unaligned loads of the ciphertext one block
+        /// behind (`p - 16 + RAW·j`) are all taken before the store that overwrites them.
         #[target_feature(enable = $features)]
         unsafe fn crypt_groups<const N: usize, const PASS: u8>(
             p: *mut u8,
@@ -534,7 +534,7 @@ macro_rules! seed_core {
         /// Runs `PASS` ([`pass`]) with `rk` over `data`, in place: groups of `$groups`
         /// registers, then all remaining whole registers together (so a batch of a few
         /// registers, such as an interleaved row, still has them all in flight), then a
-        /// partial register through a zero-padded copy (its used part wiped). `iv` is the
+        /// partial register through a zero-padded copy (wiped after). `iv` is the
         /// counter block for CTR and the ciphertext block before `data` for CBC and CFB
         /// decryption; the caller advances it. ECB and CBC take whole blocks; CTR fewer
         /// than 2^32 of them.
@@ -580,7 +580,9 @@ macro_rules! seed_core {
                 // SAFETY: `buf` is one group's worth of bytes.
                 unsafe { crypt_groups::<1, PASS>(buf.as_mut_ptr(), rk, &cs, &mut carry) };
                 tail.copy_from_slice(&buf[..tail.len()]);
-                buf[..tail.len()].zeroize();
+                // All of it: past the tail, CTR leaves the keystream of the counters
+                // that come next.
+                buf.zeroize();
             }
         }
 
