@@ -213,7 +213,15 @@ impl Level {
     ///   later; not measured.
     /// - `rotate256` against `sliced512`: on an Intel Xeon with AVX-512 (family 6 model
     ///   207, 2026-12-02) a 3DES batch costs ~6,000 TSC cycles up to 2 KiB and overtook
-    ///   `rotate256` from ~170 B, so 20 blocks; DES not measured there.
+    ///   `rotate256` from ~170 B, so 20 blocks; DES not measured there. On AMD Zen 4
+    ///   (family 25 model 17, 2026-12-03, ECB encryption and CBC decryption, best of
+    ///   three, TSC c/B, `sliced512` second) a 3DES batch costs ~5,240 cycles and
+    ///   `rotate256` runs ~40 c/B in step: 16 blocks 41.4 vs 40.8, 18 blocks 39.1 vs
+    ///   36.3, 20 blocks 39.8 vs 32.8. CTR crosses a block later (17 blocks 40.6 vs 42.8,
+    ///   18 blocks 39.5 vs 39.6: its keystream goes through a scratch buffer), so 3DES
+    ///   hands over after 17 blocks there, where ECB and CBC decryption lose 3-4 % and
+    ///   CTR nothing. DES crosses at 20 on Zen 4 too (20 blocks 14.7 vs 15.0; 16 blocks
+    ///   15.4 vs 19.0).
     ///
     /// DES crosses later than triple DES: a batch's transposition does not triple with
     /// the rounds.
@@ -227,7 +235,11 @@ impl Level {
             #[cfg(target_arch = "x86_64")]
             (Level::Avx2, false) => 16,
             #[cfg(target_arch = "x86_64")]
-            (Level::Avx512, _) => 20,
+            (Level::Avx512, true) => 20,
+            #[cfg(target_arch = "x86_64")]
+            (Level::Avx512, false) if crate::cpu::is_intel() => 20,
+            #[cfg(target_arch = "x86_64")]
+            (Level::Avx512, false) => 17,
         }
     }
 }
