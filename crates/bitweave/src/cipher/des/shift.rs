@@ -219,9 +219,9 @@ impl Level {
     ///   `rotate256` runs ~40 c/B in step: 16 blocks 41.4 vs 40.8, 18 blocks 39.1 vs
     ///   36.3, 20 blocks 39.8 vs 32.8. CTR crosses a block later (17 blocks 40.6 vs 42.8,
     ///   18 blocks 39.5 vs 39.6: its keystream goes through a scratch buffer), so 3DES
-    ///   hands over after 17 blocks there, where ECB and CBC decryption lose 3-4 % and
-    ///   CTR nothing. DES crosses at 20 on Zen 4 too (20 blocks 14.7 vs 15.0; 16 blocks
-    ///   15.4 vs 19.0).
+    ///   hands over after 17 blocks there: at 17, ECB and CBC decryption forgo 3-4 % and
+    ///   CTR keeps its 5 %. DES crosses at 20 on Zen 4 too (20 blocks 14.7 vs 15.0; 16
+    ///   blocks 15.4 vs 19.0).
     ///
     /// DES crosses later than triple DES: a batch's transposition does not triple with
     /// the rounds.
@@ -235,11 +235,9 @@ impl Level {
             #[cfg(target_arch = "x86_64")]
             (Level::Avx2, false) => 16,
             #[cfg(target_arch = "x86_64")]
-            (Level::Avx512, true) => 20,
+            (Level::Avx512, false) if !crate::cpu::is_intel() => 17,
             #[cfg(target_arch = "x86_64")]
-            (Level::Avx512, false) if crate::cpu::is_intel() => 20,
-            #[cfg(target_arch = "x86_64")]
-            (Level::Avx512, false) => 17,
+            (Level::Avx512, _) => 20,
         }
     }
 }
