@@ -1246,6 +1246,8 @@ pub(crate) unsafe fn rounds_avx512(l: u64, r: u64, keys: &[[u64; 8]]) -> (u64, u
 /// lone block) 3DES ECB went 42.2 → 44.1, and from 48 B all pairs ran as the ymm form or
 /// slower (64 B 3DES ECB 41.1 → 44.8; with four pairs in step 40.4).
 ///
+/// A block left alone runs the chain's round ([`lone_block`]).
+///
 /// # Safety
 /// As [`rounds_avx512`].
 #[target_feature(enable = "avx2,avx512f,avx512vl")]
@@ -1261,8 +1263,29 @@ pub(crate) unsafe fn crypt_avx512(blocks: &mut [u8], keys: &[[u64; 8]]) {
             let c = LanesRotate::new();
             let rest = crypt_in_step::<3, _>(blocks, keys, &c);
             let rest = crypt_in_step::<2, _>(rest, keys, &c);
-            crypt_in_step::<1, _>(rest, keys, &c);
+            lone_block(rest, keys);
         }
+    }
+}
+
+/// One block (or none) through `rotate256`'s rounds in the chain's form ([`ChainRotate`]):
+/// a lone block is one dependency chain, as a chain is, and the form that keeps the
+/// swap off the rounds' critical path is the faster one for it. AMD EPYC Zen 4
+/// (2026-12-03, TSC c/B, the in-step form → the chain's, best of three alternating):
+/// 3DES ECB 8 B 83.1 → 80.2, 3DES-CBC decryption 8 B 86.3 → 84.8, DES ECB 8 B 33.4 →
+/// 32.1; with two or three blocks in step the chain's form was slower (3DES ECB 16 B
+/// 49.4 → 57.3, 64 B 41.0 → 46.5), as it measured on Intel. Intel's lone block (after
+/// its pairs) was not re-measured; the chain's form was measured faster there for one
+/// block's chain (see [`Halves`]).
+///
+/// # Safety
+/// As [`rounds_avx512`].
+#[target_feature(enable = "avx2,avx512f,avx512vl")]
+unsafe fn lone_block(blocks: &mut [u8], keys: &[[u64; 8]]) {
+    debug_assert!(blocks.len() <= 8, "at most one block");
+    if !blocks.is_empty() {
+        // SAFETY: this function's contract gives `ChainRotate` its features.
+        _ = unsafe { crypt_in_step::<1, _>(blocks, keys, &ChainRotate(LanesRotate::new())) };
     }
 }
 
@@ -1288,7 +1311,7 @@ unsafe fn crypt_pairs_first(blocks: &mut [u8], keys: &[[u64; 8]]) {
             4 => _ = crypt_in_step_pairs::<2, _>(rest, keys, &pairs),
             3 => _ = crypt_in_step::<3, _>(rest, keys, &LanesRotate::new()),
             2 => _ = crypt_in_step_pairs::<1, _>(rest, keys, &pairs),
-            1 => _ = crypt_in_step::<1, _>(rest, keys, &LanesRotate::new()),
+            1 => lone_block(rest, keys),
             _ => {}
         }
     }
