@@ -709,6 +709,21 @@ impl<V: RotateOps> RoundFunction for LanesRotate<V> {
 /// round (3DES ECB at 64 B, three in step: 41-42 → 49 c/B); with the merge ahead of the
 /// rotate it costs none, and the two measured alike (Xeon family 6 model 207, 3DES ECB
 /// 64 B: 48.6-49.6 against 48.7-48.8 c/B), so [`crypt_in_step`] keeps the broadcast form.
+///
+/// Where the chain's round goes on AMD Zen 4 (latencies measured there, 2026-12-03, in
+/// core cycles: `vprolvq` and `vprorvd` 2, `vpternlogq` and `vpshufd` 1, `vshufi64x2` 3;
+/// the rotates issue two a cycle on two pipes that `vpternlogq` also takes, while
+/// `vpsrlvq` runs beside them on two others): the merge into the half 1, the windows'
+/// rotate 2, the lookups 2 plus 3 while the eight issue, the rest of the select tree 2,
+/// the lane reduction 2 and the swap 3: ~16 cycles a round, 17 measured (3DES-CBC, 74 TSC
+/// c/B at 3.6 GHz). Tried and slower that day:
+/// - Swapping each lane's raw output (two swaps, then a merge of four terms into the
+///   windows, one `vpternlogq` each), a cycle shorter on paper: 3DES-CBC 73.7 → 73.3,
+///   DES-CBC 24.8 → 26.4, 3DES-CFB8 607 → 656, 3DES-OFB 73.8 → 78.5 TSC c/B. Six more
+///   `vpternlogq` a round take the rotates' pipes.
+/// - For blocks in step, windows by `vpsrlvq` on halves kept in two copies (the copy made
+///   by one `vpshufd` per output and per round key), moving two operations a round off the
+///   rotates' pipes: 3DES ECB 16-128 B 3-4 % slower.
 #[derive(Clone, Copy)]
 struct Halves {
     half: __m256i,

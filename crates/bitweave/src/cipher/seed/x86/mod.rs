@@ -52,7 +52,9 @@ pub const GROUPS_256: usize = 4;
 /// vector operations with a ~17-cycle chain; on AMD Zen 3 (2026-11-28, 16 KiB ECB, best
 /// of 300 timings, TSC c/B) 2 / 3 / 4 / 5 / 6 / 8 groups ran 4.87 / 4.22 / 3.46 / 3.38 /
 /// 3.31 / 3.24: eight groups cover the chain, and the four vector pipes are then ~80 %
-/// busy (llvm-mca's znver3 model agrees), so more would not help.
+/// busy (llvm-mca's znver3 model agrees), so more would not help. Re-measured on AMD Zen 4
+/// under `BITWEAVE_CPU=avx2` after G went stage by stage (2026-12-03, 16 KiB ECB, best of
+/// four alternating runs, TSC c/B): 6 / 7 / 8 groups 2.69 / 2.55 / 2.49.
 pub const GROUPS_VAES256: usize = 8;
 
 /// Register groups (of 4 blocks) in flight on AES-NI without VAES (`aesni128`, at most 8):
@@ -675,6 +677,15 @@ macro_rules! aes_g {
                     s2: tables(&AES_OUT_S2),
                     odd: $set1_16(0xff00u16 as i16),
                     mix: MIX_TWO_ROTATIONS.map(|m| set1(m)),
+                    // The compiler emits the rotation by 16 as `vpshuflw` + `vpshufhw`,
+                    // two shuffles for one. Hiding its indices (`black_box`, as `gfni512`
+                    // does) gave one `vpshufb`, but with the indices loaded from memory at
+                    // every use, and these kernels' loads are near their limit (16 ymm
+                    // registers hold neither the eight groups nor the tables). AMD Zen 4
+                    // (2026-12-03, 16 KiB, TSC c/B, best of five alternating runs):
+                    // `vaes256` ECB 2.489 → 2.555, CTR 2.526 → 2.590, CFB decryption
+                    // 2.514 → 2.465; `aesni128` ECB 5.01 → 5.69. So the indices stay
+                    // visible.
                     rotl: [shuffle(&ROTL8), shuffle(&ROTL16)],
                 }
             }
