@@ -1289,7 +1289,7 @@ pub(crate) unsafe fn crypt_avx512(blocks: &mut [u8], keys: &[[u64; 8]]) {
             _ = crypt_in_step::<4, _>(fours, keys, &c);
             let rest = crypt_in_step::<3, _>(rest, keys, &c);
             let rest = crypt_in_step::<2, _>(rest, keys, &c);
-            lone_block(rest, keys);
+            lone_block(rest, keys, c);
         }
     }
 }
@@ -1309,20 +1309,20 @@ fn fours_first(blocks: usize) -> usize {
 /// a lone block is one dependency chain, as a chain is, and the form that keeps the
 /// swap off the rounds' critical path is the faster one for it. AMD EPYC Zen 4
 /// (2026-12-03, TSC c/B, the in-step form → the chain's, best of three alternating):
-/// 3DES ECB 8 B 83.1 → 80.2, 3DES-CBC decryption 8 B 86.3 → 84.8, DES ECB 8 B 33.4 →
-/// 32.1; with two or three blocks in step the chain's form was slower (3DES ECB 16 B
+/// 3DES ECB 8 B 83.1 → 79.7-80.2, 3DES-CBC decryption 8 B 86.3 → 83.8-84.8, DES ECB 8 B
+/// 33.4 → 31.9-32.1 (two runs); with two or three blocks in step the chain's form was slower (3DES ECB 16 B
 /// 49.4 → 57.3, 64 B 41.0 → 46.5), as it measured on Intel. Intel's lone block (after
 /// its pairs) was not re-measured; the chain's form was measured faster there for one
-/// block's chain (see [`Halves`]).
+/// block's chain (see [`Halves`]). `c` is the caller's constants, not built again.
 ///
 /// # Safety
 /// As [`rounds_avx512`].
 #[target_feature(enable = "avx2,avx512f,avx512vl")]
-unsafe fn lone_block(blocks: &mut [u8], keys: &[[u64; 8]]) {
+unsafe fn lone_block(blocks: &mut [u8], keys: &[[u64; 8]], c: LanesRotate<__m256i>) {
     debug_assert!(blocks.len() <= 8, "at most one block");
     if !blocks.is_empty() {
         // SAFETY: this function's contract gives `ChainRotate` its features.
-        _ = unsafe { crypt_in_step::<1, _>(blocks, keys, &ChainRotate(LanesRotate::new())) };
+        _ = unsafe { crypt_in_step::<1, _>(blocks, keys, &ChainRotate(c)) };
     }
 }
 
@@ -1348,7 +1348,7 @@ unsafe fn crypt_pairs_first(blocks: &mut [u8], keys: &[[u64; 8]]) {
             4 => _ = crypt_in_step_pairs::<2, _>(rest, keys, &pairs),
             3 => _ = crypt_in_step::<3, _>(rest, keys, &LanesRotate::new()),
             2 => _ = crypt_in_step_pairs::<1, _>(rest, keys, &pairs),
-            1 => lone_block(rest, keys),
+            1 => lone_block(rest, keys, LanesRotate::new()),
             _ => {}
         }
     }
