@@ -46,6 +46,8 @@ pub enum Feature {
     Avx512vl,
     Avx512vbmi,
     Avx512vbmi2,
+    /// `vpshufbitqmb` (bit lookups by byte indices): DES's byte-sliced S-boxes.
+    Avx512bitalg,
     /// ARM64 Advanced SIMD.
     Neon,
     /// ARM64's AES instructions (AESE/AESD/AESMC/AESIMC), part of the crypto extension.
@@ -53,7 +55,7 @@ pub enum Feature {
 }
 
 impl Feature {
-    pub const ALL: [Feature; 16] = [
+    pub const ALL: [Feature; 17] = [
         Feature::Sse2,
         Feature::Ssse3,
         Feature::Sse41,
@@ -68,6 +70,7 @@ impl Feature {
         Feature::Avx512vl,
         Feature::Avx512vbmi,
         Feature::Avx512vbmi2,
+        Feature::Avx512bitalg,
         Feature::Neon,
         Feature::ArmAes,
     ];
@@ -90,6 +93,7 @@ impl Feature {
             Feature::Avx512vl => "avx512vl",
             Feature::Avx512vbmi => "avx512vbmi",
             Feature::Avx512vbmi2 => "avx512vbmi2",
+            Feature::Avx512bitalg => "avx512bitalg",
             Feature::Neon => "neon",
             Feature::ArmAes => "aes",
         }
@@ -107,7 +111,8 @@ impl Feature {
             | Feature::Avx512bw
             | Feature::Avx512vl
             | Feature::Avx512vbmi
-            | Feature::Avx512vbmi2 => Tier::Avx512,
+            | Feature::Avx512vbmi2
+            | Feature::Avx512bitalg => Tier::Avx512,
             Feature::Neon => Tier::Neon,
             Feature::ArmAes => Tier::Crypto,
         }
@@ -151,6 +156,7 @@ impl Feature {
                 Feature::Avx512vl => d!("avx512vl"),
                 Feature::Avx512vbmi => d!("avx512vbmi"),
                 Feature::Avx512vbmi2 => d!("avx512vbmi2"),
+                Feature::Avx512bitalg => d!("avx512bitalg"),
                 Feature::Neon | Feature::ArmAes => false,
             }
         }

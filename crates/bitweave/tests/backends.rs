@@ -359,7 +359,15 @@ fn small_calls_go_to_the_serial_backend_up_to_its_crossover() {
             "{kind:?}: serial backend {} takes no calls",
             serial.name
         );
-        assert_eq!(cipher.blocks_backend(n * block), serial.name, "{kind:?}");
+        // The serial backend may hand calls of some sizes to a kernel of its own:
+        // `rotate256` gives four blocks and more to `bitshuffle512` where the CPU has it.
+        let kernels = [serial.name, "bitshuffle512"];
+        let at_crossover = cipher.blocks_backend(n * block);
+        assert!(
+            kernels.contains(&at_crossover),
+            "{kind:?}: {at_crossover} at {n} blocks, not the serial backend {}",
+            serial.name
+        );
         assert_eq!(
             cipher.blocks_backend((n + 1) * block),
             cipher.backend(),
