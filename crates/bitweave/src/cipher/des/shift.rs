@@ -19,6 +19,12 @@
 //! `shift_x86`'s module doc). `shift64` is the same algorithm in scalar 64-bit code, for
 //! any CPU.
 //!
+//! Independent blocks (ECB, CTR, CBC/CFB decryption) of four and more run on
+//! `rotate256`'s byte-sliced kernel where the CPU has AVX-512 BITALG, VBMI and GFNI
+//! ([`BITSHUFFLE`], `bitalg_x86`): eight blocks to a zmm register, one byte per bit
+//! position, and four `vpshufbitqmb` a round look up all 32 S-box output bits of the
+//! eight.
+//!
 //! # Representation
 //!
 //! A 32-bit half x is held *spread*: `rotl(x, 1)` in both halves of a u64. Then S-box s's
@@ -248,6 +254,15 @@ impl Level {
     ///   hands over after 17 blocks there: at 17, ECB and CBC decryption forgo 3-4 % and
     ///   CTR keeps its 5 %. DES crosses at 20 on Zen 4 too (20 blocks 14.7 vs 15.0; 16
     ///   blocks 15.4 vs 19.0).
+    ///
+    /// - Where the CPU has AVX-512 BITALG, VBMI and GFNI, `rotate256` hands calls of four
+    ///   blocks and more to its byte-sliced kernel ([`BITSHUFFLE`], up to four groups of
+    ///   eight blocks in step), which holds its own against `sliced512` much longer: on
+    ///   AMD Zen 4 (2026-12-03, ECB encryption, TSC c/B, `sliced512` second) 3DES 512 B
+    ///   6.90 vs 10.55, 1 KiB 6.85 vs 5.31 (a `sliced512` batch costs ~5,300 cycles up to
+    ///   2 KiB, so they cross at ~96 blocks: 768 B ran 6.88, 776 B on `sliced512` 6.97);
+    ///   DES 512 B 2.39 vs 4.97, 1 KiB 2.36 vs 2.54, 2 KiB 2.35 vs 1.12, so 128 blocks.
+    ///   Not measured on Intel, which takes the same crossovers.
     ///
     /// DES crosses later than triple DES: a batch's transposition does not triple with
     /// the rounds.
