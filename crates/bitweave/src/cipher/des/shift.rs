@@ -21,7 +21,7 @@
 //!
 //! Independent blocks (ECB, CTR, CBC/CFB decryption) of four and more run on
 //! `rotate256`'s byte-sliced kernel where the CPU has AVX-512 BITALG, VBMI and GFNI
-//! ([`BITSHUFFLE`], `bitalg_x86`): eight blocks to a zmm register, one byte per bit
+//! (`bitshuffle512`, `bitalg_x86`): eight blocks to a zmm register, one byte per bit
 //! position, and four `vpshufbitqmb` a round look up all 32 S-box output bits of the
 //! eight.
 //!
@@ -182,7 +182,7 @@ fn rounds64(mut l: u64, mut r: u64, keys: &[[u64; 8]]) -> (u64, u64) {
 #[cfg(target_arch = "x86_64")]
 pub const BITSHUFFLE: &str = "bitshuffle512";
 
-/// Independent blocks from which `rotate256` hands a call to [`BITSHUFFLE`]. One to
+/// Independent blocks from which `rotate256` hands a call to `bitshuffle512`. One to
 /// three blocks keep the rotations in step: a byte-sliced pass costs eight blocks' chain
 /// whatever it holds (AMD Zen 4, 2026-12-03, TSC c/B, rotations first: 3DES ECB three
 /// blocks 40.7 vs 45.1, four 40.8 vs 33.8; DES three 16.5 vs 17.5, four 15.6 vs 13.2).
@@ -256,7 +256,7 @@ impl Level {
     ///   blocks 15.4 vs 19.0).
     ///
     /// - Where the CPU has AVX-512 BITALG, VBMI and GFNI, `rotate256` hands calls of four
-    ///   blocks and more to its byte-sliced kernel ([`BITSHUFFLE`], up to four groups of
+    ///   blocks and more to its byte-sliced kernel (`bitshuffle512`, up to four groups of
     ///   eight blocks in step), which holds its own against `sliced512` much longer: on
     ///   AMD Zen 4 (2026-12-03, ECB encryption, TSC c/B, `sliced512` second) 3DES 512 B
     ///   6.90 vs 10.55, 1 KiB 6.85 vs 5.31 (a `sliced512` batch costs ~5,300 cycles up to
