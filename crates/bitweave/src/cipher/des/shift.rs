@@ -176,9 +176,10 @@ fn rounds64(mut l: u64, mut r: u64, keys: &[[u64; 8]]) -> (u64, u64) {
 
 // ---- The backend ----------------------------------------------------------------------
 
-/// The registry name of `rotate256`'s byte-sliced kernel for independent blocks
-/// (`bitalg_x86`: eight blocks to a zmm register's bytes, S-boxes by `vpshufbitqmb`), which
-/// runs where the CPU has AVX-512 BITALG, VBMI and GFNI.
+/// The name `rotate256` reports (`backend_for`, the bench's backend column) for calls its
+/// byte-sliced kernel runs (`bitalg_x86`: eight blocks to a zmm register's bytes, S-boxes
+/// by `vpshufbitqmb`), where the CPU has AVX-512 BITALG, VBMI and GFNI. Not a registry
+/// entry of its own: `--backend rotate256` runs it.
 #[cfg(target_arch = "x86_64")]
 pub const BITSHUFFLE: &str = "bitshuffle512";
 
@@ -188,6 +189,13 @@ pub const BITSHUFFLE: &str = "bitshuffle512";
 /// blocks 40.7 vs 45.1, four 40.8 vs 33.8; DES three 16.5 vs 17.5, four 15.6 vs 13.2).
 #[cfg(target_arch = "x86_64")]
 const BITSHUFFLE_FROM: usize = 4;
+
+/// Whether `serial_blocks` takes `bitshuffle512`'s crossovers: where the CPU has the
+/// kernel, on AMD, where they were measured.
+#[cfg(target_arch = "x86_64")]
+fn bitshuffle_crossovers() -> bool {
+    super::bitalg_x86::available() && !crate::cpu::is_intel()
+}
 
 /// Which implementation of the round runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -262,7 +270,8 @@ impl Level {
     ///   6.90 vs 10.55, 1 KiB 6.85 vs 5.31 (a `sliced512` batch costs ~5,300 cycles up to
     ///   2 KiB, so they cross at ~96 blocks: 768 B ran 6.88, 776 B on `sliced512` 6.97);
     ///   DES 512 B 2.39 vs 4.97, 1 KiB 2.36 vs 2.54, 2 KiB 2.35 vs 1.12, so 128 blocks.
-    ///   Not measured on Intel, which takes the same crossovers.
+    ///   Not measured on Intel, which runs the kernel from four blocks too but keeps the
+    ///   crossovers above until it is.
     ///
     /// DES crosses later than triple DES: a batch's transposition does not triple with
     /// the rounds.
@@ -276,9 +285,9 @@ impl Level {
             #[cfg(target_arch = "x86_64")]
             (Level::Avx2, false) => 16,
             #[cfg(target_arch = "x86_64")]
-            (Level::Avx512, true) if super::bitalg_x86::available() => 128,
+            (Level::Avx512, true) if bitshuffle_crossovers() => 128,
             #[cfg(target_arch = "x86_64")]
-            (Level::Avx512, false) if super::bitalg_x86::available() => 96,
+            (Level::Avx512, false) if bitshuffle_crossovers() => 96,
             #[cfg(target_arch = "x86_64")]
             (Level::Avx512, false) if !crate::cpu::is_intel() => 17,
             #[cfg(target_arch = "x86_64")]
