@@ -210,14 +210,27 @@ fn indices(r: __m512i, c: &Consts) -> __m512i {
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,gfni,avx512bitalg")]
 fn outputs(x: __m512i, c: &Consts) -> __m512i {
-    let k: [__mmask64; 4] = core::array::from_fn(|j| _mm512_bitshuffle_epi64_mask(c.truth[j], x));
+    // Written out, not `array::from_fn` and closures: a closure is compiled without this
+    // fn's target features, and in a crate with several codegen units each such
+    // intrinsic may stay an out-of-line call (see `shift_x86::lanes4`).
+    let k = [
+        _mm512_bitshuffle_epi64_mask(c.truth[0], x),
+        _mm512_bitshuffle_epi64_mask(c.truth[1], x),
+        _mm512_bitshuffle_epi64_mask(c.truth[2], x),
+        _mm512_bitshuffle_epi64_mask(c.truth[3], x),
+    ];
     // Bit j of byte 8s + b: output bit j of S-box s for block b.
-    let pair = |k0: __mmask64, k1: __mmask64, low: i8| {
-        let first = _mm512_maskz_mov_epi8(k0, _mm512_set1_epi8(low));
-        _mm512_mask_add_epi8(first, k1, first, _mm512_set1_epi8(2 * low))
-    };
     let bits = _mm512_or_si512(pair(k[0], k[1], 1), pair(k[2], k[3], 4));
     _mm512_gf2p8affine_epi64_epi8::<0>(c.output_bits, bits)
+}
+
+/// `low` in the bytes where `k0` is set plus `2 low` where `k1` is: two output bits of
+/// the S-boxes as bits of one byte per (S-box, block).
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,gfni,avx512bitalg")]
+fn pair(k0: __mmask64, k1: __mmask64, low: i8) -> __m512i {
+    let first = _mm512_maskz_mov_epi8(k0, _mm512_set1_epi8(low));
+    _mm512_mask_add_epi8(first, k1, first, _mm512_set1_epi8(2 * low))
 }
 
 /// f of a byte-sliced half (bytes 0-31) under a round key's [`key_chunks`].
@@ -240,6 +253,7 @@ fn f(r: __m512i, chunks: __m512i, c: &Consts) -> __m512i {
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,gfni,avx512bitalg")]
 unsafe fn crypt_groups<const G: usize>(p: *mut u8, keys: &[u64], c: &Consts) {
     let (by_position, block_bits) = (load(&BYTES_BY_POSITION), c.block_bits);
+    let (ip, fp) = (load(&IP_INDEX), load(&FP_INDEX));
     let mut l = [_mm512_setzero_si512(); G];
     let mut r = [_mm512_setzero_si512(); G];
     for g in 0..G {
@@ -247,7 +261,7 @@ unsafe fn crypt_groups<const G: usize>(p: *mut u8, keys: &[u64], c: &Consts) {
         let x = unsafe { _mm512_loadu_si512(p.add(GROUP * g).cast()) };
         let sliced =
             _mm512_gf2p8affine_epi64_epi8::<0>(block_bits, _mm512_permutexvar_epi8(by_position, x));
-        l[g] = _mm512_permutexvar_epi8(load(&IP_INDEX), sliced);
+        l[g] = _mm512_permutexvar_epi8(ip, sliced);
         r[g] = _mm512_shuffle_i64x2::<0b00_00_11_10>(l[g], l[g]);
     }
     // One or two groups wait on one round's chain: there the next round's indices come
@@ -288,7 +302,7 @@ unsafe fn crypt_groups<const G: usize>(p: *mut u8, keys: &[u64], c: &Consts) {
         (xl, xr) = (xr, xl);
     }
     for g in 0..G {
-        let pre = _mm512_permutex2var_epi8(l[g], load(&FP_INDEX), r[g]);
+        let pre = _mm512_permutex2var_epi8(l[g], fp, r[g]);
         let out = _mm512_permutexvar_epi8(
             by_position,
             _mm512_gf2p8affine_epi64_epi8::<0>(block_bits, pre),
