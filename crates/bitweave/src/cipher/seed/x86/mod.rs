@@ -493,16 +493,28 @@ macro_rules! seed_core {
             }
             // SAFETY: as above.
             unsafe {
-                let backwards = PASS == pass::CBC_DECRYPT;
-                for k in 0..N {
-                    let n = if backwards { N - 1 - k } else { k };
+                // CBC decryption: the ciphertext one block behind group n, read before
+                // group n - 1's stores overwrite its first block.
+                let mut first = set1(0);
+                if PASS == pass::CBC_DECRYPT {
+                    first = behind(p, 0, carry.words[0]);
+                }
+                for n in 0..N {
                     let x = swap_words([r0[n], r1[n], l0[n], l1[n]]);
-                    for j in 0..4 {
-                        let i = if backwards { 3 - j } else { j };
+                    let mut chain = [first; 4];
+                    if PASS == pass::CBC_DECRYPT {
+                        for (i, v) in chain.iter_mut().enumerate().skip(1) {
+                            *v = behind(p, 4 * n + i, carry.words[0]);
+                        }
+                        if n + 1 < N {
+                            first = behind(p, 4 * (n + 1), carry.words[0]);
+                        }
+                    }
+                    for i in 0..4 {
                         let q = p.add(GROUP * n + RAW * i);
                         let out = match PASS {
                             pass::ECB => x[i],
-                            pass::CBC_DECRYPT => xor(x[i], behind(p, 4 * n + i, carry.words[0])),
+                            pass::CBC_DECRYPT => xor(x[i], chain[i]),
                             _ => xor(x[i], loadu(q)),
                         };
                         storeu(q, out);
