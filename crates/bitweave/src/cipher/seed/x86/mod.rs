@@ -405,8 +405,10 @@ macro_rules! seed_core {
         /// R ^= F(L, k_i+1). After the 16 rounds the block is R ‖ L, as in `soft`. The F
         /// function (RFC 4269 §2.1) runs stage by stage across the groups, so the
         /// instructions of independent groups sit next to each other. CBC decryption
-        /// stores backwards, so that its unaligned loads of the ciphertext one block
-        /// behind (`p - 16 + RAW·j`) are all taken before the store that overwrites them.
+        /// reads the ciphertext one block behind (`p - 16 + RAW·j`) with unaligned loads,
+        /// each taken before the store that overwrites it; it stores forward, as the
+        /// other passes do (storing backwards cost 3.32 against 2.71 TSC c/B, `vaes256`,
+        /// 16 KiB, AMD Zen 3, 2026-12-03).
         #[target_feature(enable = $features)]
         unsafe fn crypt_groups<const N: usize, const PASS: u8>(
             p: *mut u8,
