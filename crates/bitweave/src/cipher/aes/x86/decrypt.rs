@@ -306,6 +306,78 @@ pub(super) unsafe fn stream_decrypt_aesni<const CFB: bool>(
     }
 }
 
+/// Decryption of one to four whole blocks, ECB or single-stream CBC, on a context whose
+/// decryption keys are not derived yet (a fresh key's first small call): the rounds take
+/// the encryption keys through `AESIMC` as they go, so the call neither allocates, fills
+/// nor (on drop) wipes the equivalent inverse cipher's schedule. The `AESIMC`s wait on
+/// keys only, so they run beside the blocks' round chain, which a few blocks leave idle.
+/// CBC (`prev` given) chains from `prev` and leaves the last ciphertext block there. The
+/// caller has checked `data` is one to four blocks, and `prev` one block.
+#[target_feature(enable = "aes,sse2")]
+pub(super) unsafe fn decrypt_fresh_aesni(aes: &AesX86, prev: Option<&mut [u8]>, data: &mut [u8]) {
+    let (k, rounds) = aes.encryption_keys();
+    let p = data.as_mut_ptr();
+    let blocks = data.len() / 16;
+    // SAFETY: each arm reads and writes `data`'s blocks only (one to four, the caller
+    // checked), and `prev` is one 16-byte block.
+    unsafe {
+        let Some(prev) = prev else {
+            let mut none = _mm_setzero_si128();
+            return match blocks {
+                1 => decrypt_fresh_blocks::<1, false>(k, rounds, &mut none, p),
+                2 => decrypt_fresh_blocks::<2, false>(k, rounds, &mut none, p),
+                3 => decrypt_fresh_blocks::<3, false>(k, rounds, &mut none, p),
+                _ => decrypt_fresh_blocks::<4, false>(k, rounds, &mut none, p),
+            };
+        };
+        let mut last = _mm_loadu_si128(prev.as_ptr().cast());
+        match blocks {
+            1 => decrypt_fresh_blocks::<1, true>(k, rounds, &mut last, p),
+            2 => decrypt_fresh_blocks::<2, true>(k, rounds, &mut last, p),
+            3 => decrypt_fresh_blocks::<3, true>(k, rounds, &mut last, p),
+            _ => decrypt_fresh_blocks::<4, true>(k, rounds, &mut last, p),
+        }
+        _mm_storeu_si128(prev.as_mut_ptr().cast(), last);
+    }
+}
+
+/// Decrypts the R blocks at `p` in place from the encryption keys `k` (see
+/// [`decrypt_fresh_aesni`]); with `CBC`, `last` is the ciphertext block before them, and
+/// the last of them afterwards.
+#[target_feature(enable = "aes,sse2")]
+#[inline]
+unsafe fn decrypt_fresh_blocks<const R: usize, const CBC: bool>(
+    k: &[__m128i; 15],
+    rounds: usize,
+    last: &mut __m128i,
+    p: *mut u8,
+) {
+    let mut c = [_mm_setzero_si128(); R];
+    let mut x = [_mm_setzero_si128(); R];
+    for i in 0..R {
+        // SAFETY: the caller hands R blocks at `p`.
+        c[i] = unsafe { _mm_loadu_si128(p.add(16 * i).cast()) };
+        x[i] = _mm_xor_si128(c[i], k[rounds]);
+    }
+    for r in (1..rounds).rev() {
+        let d = _mm_aesimc_si128(k[r]);
+        for v in &mut x {
+            *v = _mm_aesdec_si128(*v, d);
+        }
+    }
+    for i in 0..R {
+        let behind = if i == 0 { *last } else { c[i - 1] };
+        let kf = if CBC {
+            _mm_xor_si128(k[0], behind)
+        } else {
+            k[0]
+        };
+        // SAFETY: as above.
+        unsafe { _mm_storeu_si128(p.add(16 * i).cast(), _mm_aesdeclast_si128(x[i], kf)) };
+    }
+    *last = c[R - 1];
+}
+
 /// Decrypts the R blocks at `p` in place; `last` is the ciphertext block before them, and
 /// the last of them afterwards.
 #[target_feature(enable = "aes,sse2")]
