@@ -318,37 +318,37 @@ pub(super) unsafe fn decrypt_fresh_aesni(aes: &AesX86, prev: Option<&mut [u8]>, 
     let (k, rounds) = aes.encryption_keys();
     let p = data.as_mut_ptr();
     let blocks = data.len() / 16;
+    let cbc = prev.is_some();
+    let mut last = match &prev {
+        // SAFETY: `prev` is one 16-byte block (the caller checked).
+        Some(prev) => unsafe { _mm_loadu_si128(prev.as_ptr().cast()) },
+        None => _mm_setzero_si128(),
+    };
     // SAFETY: each arm reads and writes `data`'s blocks only (one to four, the caller
-    // checked), and `prev` is one 16-byte block.
+    // checked).
     unsafe {
-        let Some(prev) = prev else {
-            let mut none = _mm_setzero_si128();
-            return match blocks {
-                1 => decrypt_fresh_blocks::<1, false>(k, rounds, &mut none, p),
-                2 => decrypt_fresh_blocks::<2, false>(k, rounds, &mut none, p),
-                3 => decrypt_fresh_blocks::<3, false>(k, rounds, &mut none, p),
-                _ => decrypt_fresh_blocks::<4, false>(k, rounds, &mut none, p),
-            };
-        };
-        let mut last = _mm_loadu_si128(prev.as_ptr().cast());
         match blocks {
-            1 => decrypt_fresh_blocks::<1, true>(k, rounds, &mut last, p),
-            2 => decrypt_fresh_blocks::<2, true>(k, rounds, &mut last, p),
-            3 => decrypt_fresh_blocks::<3, true>(k, rounds, &mut last, p),
-            _ => decrypt_fresh_blocks::<4, true>(k, rounds, &mut last, p),
+            1 => decrypt_fresh_blocks::<1>(k, rounds, cbc, &mut last, p),
+            2 => decrypt_fresh_blocks::<2>(k, rounds, cbc, &mut last, p),
+            3 => decrypt_fresh_blocks::<3>(k, rounds, cbc, &mut last, p),
+            _ => decrypt_fresh_blocks::<4>(k, rounds, cbc, &mut last, p),
         }
-        _mm_storeu_si128(prev.as_mut_ptr().cast(), last);
+    }
+    if let Some(prev) = prev {
+        // SAFETY: as above.
+        unsafe { _mm_storeu_si128(prev.as_mut_ptr().cast(), last) };
     }
 }
 
 /// Decrypts the R blocks at `p` in place from the encryption keys `k` (see
-/// [`decrypt_fresh_aesni`]); with `CBC`, `last` is the ciphertext block before them, and
-/// the last of them afterwards.
+/// [`decrypt_fresh_aesni`]); with `cbc` (public: the mode), `last` is the ciphertext block
+/// before them, and the last of them afterwards.
 #[target_feature(enable = "aes,sse2")]
 #[inline]
-unsafe fn decrypt_fresh_blocks<const R: usize, const CBC: bool>(
+unsafe fn decrypt_fresh_blocks<const R: usize>(
     k: &[__m128i; 15],
     rounds: usize,
+    cbc: bool,
     last: &mut __m128i,
     p: *mut u8,
 ) {
@@ -367,7 +367,7 @@ unsafe fn decrypt_fresh_blocks<const R: usize, const CBC: bool>(
     }
     for i in 0..R {
         let behind = if i == 0 { *last } else { c[i - 1] };
-        let kf = if CBC {
+        let kf = if cbc {
             _mm_xor_si128(k[0], behind)
         } else {
             k[0]
