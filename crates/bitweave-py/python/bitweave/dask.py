@@ -490,9 +490,23 @@ def _key_from(args) -> Optional[bytes]:
     return None
 
 
+def quiet_background_logs() -> None:
+    """Keeps asyncio's and tornado's background reports off stderr.
+
+    A connection that times out while the cluster shuts down on a busy machine leaves a
+    failed future behind (tornado's `with_timeout`); asyncio logs it when it is collected
+    ("Future exception was never retrieved", no logger name), after the outcome was
+    decided. Without --verbose that noise would follow the one `error:` line (seen in CI
+    under load)."""
+    for name in ("asyncio", "tornado"):
+        logging.getLogger(name).setLevel(logging.CRITICAL)
+
+
 def _client(args):
     from dask.distributed import Client, LocalCluster
 
+    if not args.verbose:
+        quiet_background_logs()
     if args.scheduler:
         return Client(args.scheduler), None
     # Workers log a failed task's traceback at WARNING; without --verbose only the one
