@@ -10,6 +10,7 @@ use bitweave::hazmat::{parallel, registry};
 use bitweave::{BlockCipher, Cipher, Direction, Mode, Suite};
 use serde::Serialize;
 
+use crate::aligned::LineAligned;
 use crate::clock;
 use crate::peers;
 
@@ -268,35 +269,6 @@ pub fn measure(case: &Case, setup: &Setup) -> Result<Row> {
         constant_time: info.constant_time,
         key_setup,
     })
-}
-
-/// A buffer that starts on a cache line, as `openssl speed` aligns its buffers. Threads
-/// that split data in place then never write into the same line; with the 16-byte
-/// alignment `malloc` gives large buffers, every row of interleaved chains split across
-/// two threads would have one line that both threads write.
-struct LineAligned {
-    backing: Vec<u8>,
-    start: usize,
-    len: usize,
-}
-
-impl LineAligned {
-    const LINE: usize = 64;
-
-    /// `len` zero bytes.
-    fn zeroed(len: usize) -> Self {
-        let backing = vec![0u8; len + Self::LINE];
-        let start = backing.as_ptr().align_offset(Self::LINE);
-        Self {
-            backing,
-            start,
-            len,
-        }
-    }
-
-    fn bytes(&mut self) -> &mut [u8] {
-        &mut self.backing[self.start..self.start + self.len]
-    }
 }
 
 /// An in-place pass that reads and writes every byte once and does nothing else, split

@@ -14,6 +14,7 @@
 //! `split_sweep`, `plot` → `run`.
 
 pub mod aead;
+mod aligned;
 pub mod args;
 pub mod block;
 pub mod clock;

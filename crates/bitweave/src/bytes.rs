@@ -107,6 +107,35 @@ pub(crate) fn with_scratch<R>(len: usize, f: impl FnOnce(&mut [u8]) -> R) -> R {
     r
 }
 
+/// Bytes per `memcpy` in [`copy`] and [`extend`]: under the 4 KiB from which glibc's
+/// x86 `memcpy` (AVX2 and AVX-512 variants) switches to `rep movsb`.
+const COPY_PIECE: usize = 2048;
+
+/// `dst.copy_from_slice(src)` in pieces of 2 KiB. glibc's `rep movsb`
+/// copy runs ~35× slower on AMD Zen 3 when the destination starts 1-31 bytes past the
+/// source modulo 4 KiB (16 KiB: 0.79 against 0.024 TSC c/B; glibc 2.36), and that is
+/// where two same-sized heap buffers allocated one after the other sit: a 16 KiB `Vec`
+/// and the next are 16,400 bytes apart. The pieces take its vector loop, which has no
+/// such case and is as fast elsewhere.
+pub fn copy(dst: &mut [u8], src: &[u8]) {
+    assert_eq!(
+        dst.len(),
+        src.len(),
+        "copy between buffers of unequal length"
+    );
+    for (d, s) in dst.chunks_mut(COPY_PIECE).zip(src.chunks(COPY_PIECE)) {
+        d.copy_from_slice(s);
+    }
+}
+
+/// `out.extend_from_slice(src)` by [`copy`]'s pieces (one reservation first).
+pub(crate) fn extend(out: &mut Vec<u8>, src: &[u8]) {
+    out.reserve(src.len());
+    for piece in src.chunks(COPY_PIECE) {
+        out.extend_from_slice(piece);
+    }
+}
+
 /// `dst ^= src` over the length of `dst` (`src` at least as long).
 pub(crate) fn xor(dst: &mut [u8], src: &[u8]) {
     #[cfg(target_arch = "x86_64")]
@@ -196,6 +225,33 @@ mod tests {
                 (b.len(), zero)
             });
             assert_eq!((got, zero), (len, true), "scratch of {len} bytes");
+        }
+    }
+
+    /// The piecewise copies equal `copy_from_slice` / `extend_from_slice` at lengths
+    /// around the piece size, after what `out` already held.
+    #[test]
+    fn piecewise_copies_equal_the_plain_ones() {
+        let src: Vec<u8> = (0..3 * COPY_PIECE + 5).map(|i| (i * 7 + 3) as u8).collect();
+        for len in [
+            0,
+            1,
+            COPY_PIECE - 1,
+            COPY_PIECE,
+            COPY_PIECE + 1,
+            3 * COPY_PIECE + 5,
+        ] {
+            let mut dst = vec![0u8; len];
+            copy(&mut dst, &src[..len]);
+            assert_eq!(dst, &src[..len], "copy of {len} bytes");
+            let mut out = vec![9u8; 3];
+            extend(&mut out, &src[..len]);
+            assert_eq!(
+                out[..3],
+                [9; 3],
+                "extend of {len} bytes kept what was there"
+            );
+            assert_eq!(out[3..], src[..len], "extend of {len} bytes");
         }
     }
 }

@@ -59,6 +59,7 @@ pub use suite::Suite;
 #[doc(hidden)]
 pub mod hazmat {
     pub use crate::aead::pi;
+    pub use crate::bytes::copy;
     pub use crate::cipher::{add_be, aes, des, prefetch_ahead, seed, Feedback, STREAMED_BYTES};
     pub use crate::engine::{parallel, registry, split};
     pub use crate::mode::padding;

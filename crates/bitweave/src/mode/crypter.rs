@@ -111,7 +111,7 @@ impl Crypter {
         self.total += input.len() as u64;
         let start = out.len();
         out.extend_from_slice(&self.pending);
-        out.extend_from_slice(input);
+        crate::bytes::extend(out, input);
         let avail = out.len() - start;
         let ready = self.whole_units(avail.saturating_sub(self.held_back()));
         self.pending.clear();
