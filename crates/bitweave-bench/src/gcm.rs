@@ -80,7 +80,7 @@ pub fn measure_gcm(
     // Each peer must agree with bitweave before it is timed.
     let mut check = vec![0u8; size + 16];
     if let Some(p) = ossl.as_mut() {
-        if !peer_call!(p, dir, &nonce, &input, check, &tag, tag) {
+        if !peer_call!(p, dir, &nonce, input, check, &tag, tag) {
             bail!(
                 "aes-{}-gcm: OpenSSL's output differs from bitweave's",
                 key_len * 8
@@ -88,7 +88,7 @@ pub fn measure_gcm(
         }
     }
     if let Some(p) = gcry.as_mut() {
-        if !peer_call!(p, dir, &nonce, &input, check, &tag, tag) {
+        if !peer_call!(p, dir, &nonce, input, check, &tag, tag) {
             bail!(
                 "aes-{}-gcm: libgcrypt's output differs from bitweave's",
                 key_len * 8
@@ -102,13 +102,13 @@ pub fn measure_gcm(
         best = best.min(clock::cycles_per_call(&mut || ours(out), budget));
         if let Some(p) = ossl.as_mut() {
             let mut call = || {
-                std::hint::black_box(peer_call!(p, dir, &nonce, &input, out, &tag, tag));
+                std::hint::black_box(peer_call!(p, dir, &nonce, input, out, &tag, tag));
             };
             best_ossl = best_ossl.min(clock::cycles_per_call(&mut call, budget));
         }
         if let Some(p) = gcry.as_mut() {
             let mut call = || {
-                std::hint::black_box(peer_call!(p, dir, &nonce, &input, out, &tag, tag));
+                std::hint::black_box(peer_call!(p, dir, &nonce, input, out, &tag, tag));
             };
             best_gcry = best_gcry.min(clock::cycles_per_call(&mut call, budget));
         }

@@ -110,7 +110,7 @@ impl ChunkCipher {
                     .expect("nonce length fixed by the suite");
                 wipe(buf);
                 buf.clear();
-                buf.extend_from_slice(&sealed);
+                crate::bytes::extend(buf, &sealed);
             }
         }
     }
@@ -158,7 +158,7 @@ impl ChunkCipher {
                 match opened {
                     Ok(o) => {
                         buf.clear();
-                        buf.extend_from_slice(&o.plaintext);
+                        crate::bytes::extend(buf, &o.plaintext);
                         true
                     }
                     Err(_) => false,
