@@ -163,8 +163,7 @@ pub fn measure(case: &Case, setup: &Setup) -> Result<Row> {
     // In place where the mode allows it (as `openssl speed` does): one pass over memory.
     // Otherwise through an output buffer whose pages are touched now, so no measurement
     // pays first-touch page faults.
-    let mut buf = LineAligned::zeroed(size);
-    buf.bytes().copy_from_slice(&input);
+    let mut buf = LineAligned::from_slice(&input);
     let in_place = crypter.update_in_place(buf.bytes()).is_ok();
     let mut out = vec![1u8; size + bs];
     out.clear();
