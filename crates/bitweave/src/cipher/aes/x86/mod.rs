@@ -765,7 +765,11 @@ impl ModeKernels for AesX86 {
 ///   then filled with multiplies waiting on the one multiplier and the AES rounds behind
 ///   them could not issue, so the loop ran at the sum of the two (Zen 4, 16 KiB: 0.63
 ///   c/B; with this, 0.50). Passing the hash's three sums through it as well left too few
-///   registers: an AES state was spilled every round (0.91).
+///   registers: an AES state was spilled every round (0.91). The loop now passes one
+///   more register, the block the next round multiplies (`stitched::in_order_with`): by
+///   2026-12-04 LLVM again hoisted every multiply above the rounds, the AES states alone
+///   not holding the multiplies back (AMD Zen 3, `BITWEAVE_CPU=aesni`, AES-128-GCM 16 KiB:
+///   0.664 → 0.604 TSC c/B).
 #[inline(always)]
 pub(crate) fn in_order(x: &mut [__m128i; 8]) {
     crate::cipher::in_order_8!(xmm_reg, x);
