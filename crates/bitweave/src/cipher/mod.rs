@@ -15,8 +15,9 @@ use crate::error::{Error, Result};
 /// read and write them all, which the compiler cannot see into, so what comes before it
 /// in the source is computed before and what comes after stays after. `$reg` is the
 /// register class (`xmm_reg`, `ymm_reg`), and the expanding function enables its
-/// features. Where it pays: AES's rounds across eight blocks (`aes::x86::in_order`) and
-/// SEED's G stage by stage across eight registers (`seed::x86`'s `aes_g!`).
+/// features. Where it pays: AES's rounds across eight blocks (`aes::x86::in_order`),
+/// SEED's G stage by stage across eight registers (`seed::x86`'s `aes_g!`), and, with a
+/// ninth register, the stitched GCM loop's rounds and multiplies (`aead::gcm::stitched`).
 #[cfg(target_arch = "x86_64")]
 macro_rules! in_order_8 {
     ($reg:ident, $x:expr) => {{
@@ -33,6 +34,27 @@ macro_rules! in_order_8 {
                 inout($reg) x[5],
                 inout($reg) x[6],
                 inout($reg) x[7],
+                options(pure, nomem, nostack, preserves_flags),
+            );
+        }
+    }};
+    // The eight and one more register of the same class, held in the same place.
+    ($reg:ident, $x:expr, $also:expr) => {{
+        let x: &mut [_; 8] = $x;
+        let also: &mut _ = $also;
+        // SAFETY: an empty template: no instruction runs, no memory or flag is touched.
+        unsafe {
+            core::arch::asm!(
+                "/* {0} {1} {2} {3} {4} {5} {6} {7} {8} */",
+                inout($reg) x[0],
+                inout($reg) x[1],
+                inout($reg) x[2],
+                inout($reg) x[3],
+                inout($reg) x[4],
+                inout($reg) x[5],
+                inout($reg) x[6],
+                inout($reg) x[7],
+                inout($reg) *also,
                 options(pure, nomem, nostack, preserves_flags),
             );
         }

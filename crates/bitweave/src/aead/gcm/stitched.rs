@@ -184,27 +184,10 @@ unsafe fn kernel(
 }
 
 /// [`in_order`] on the eight AES states and one more register: the block the next
-/// round's multiplies take, so that they cannot move above this round. With the states
-/// alone LLVM hoisted all 24 multiplies of a group above the rounds again, and the loop
-/// ran at the sum of the two (AMD Zen 3, `BITWEAVE_CPU=aesni`, 2026-12-04, TSC c/B, best
-/// of three alternating runs: AES-128-GCM 16 KiB 0.664 → 0.604, 1 KiB 0.813 → 0.762;
-/// AES-256 16 KiB 0.741 → 0.707).
+/// round's multiplies take, so that they cannot move above this round (with the states
+/// alone LLVM hoisted all 24 multiplies of a group above the rounds; figures at
+/// [`in_order`]).
 #[inline(always)]
 fn in_order_with(x: &mut [__m128i; 8], next: &mut __m128i) {
-    // SAFETY: an empty template: no instruction runs, no memory or flag is touched.
-    unsafe {
-        core::arch::asm!(
-            "/* {0} {1} {2} {3} {4} {5} {6} {7} {8} */",
-            inout(xmm_reg) x[0],
-            inout(xmm_reg) x[1],
-            inout(xmm_reg) x[2],
-            inout(xmm_reg) x[3],
-            inout(xmm_reg) x[4],
-            inout(xmm_reg) x[5],
-            inout(xmm_reg) x[6],
-            inout(xmm_reg) x[7],
-            inout(xmm_reg) *next,
-            options(pure, nomem, nostack, preserves_flags),
-        );
-    }
+    crate::cipher::in_order_8!(xmm_reg, x, next);
 }
