@@ -40,7 +40,7 @@ use chains::{
     cfb1_encrypt_aesni, cfb8_encrypt_aesni, chains_aesni, chains_vaes256, chains_vaes512,
     single_chain,
 };
-use ctr::{ctr_aesni, ctr_vaes256, ctr_vaes512, ctr_vaes512_registers};
+use ctr::{ctr_aesni, ctr_one_block, ctr_vaes256, ctr_vaes512, ctr_vaes512_registers};
 use decrypt::{
     decrypt_fresh_aesni, decrypt_rows_vaes512, stream_decrypt_aesni, stream_decrypt_vaes256,
     stream_decrypt_vaes512, whole_rows_of_registers,
@@ -664,6 +664,8 @@ impl ModeKernels for AesX86 {
 
     fn ctr_keystream_xor(&self, counter: &mut [u8], data: &mut [u8]) {
         match self.level {
+            // SAFETY: every level has AES-NI (an AesX86 exists only where it was detected).
+            _ if (1..=16).contains(&data.len()) => unsafe { ctr_one_block(self, counter, data) },
             // SAFETY: an AesX86 at Vaes512 exists only where its features were detected.
             Level::Vaes512 if self.tuning.ctr_vaes512_registers.contains(&data.len()) => unsafe {
                 ctr_vaes512_registers(self, counter, data)
