@@ -237,6 +237,8 @@ struct VendorTuning {
     /// AES-NI counter mode builds three or more groups' counter blocks in the vector
     /// registers rather than on the stack (see `ctr::ctr_aesni`).
     ctr_aesni_octets: bool,
+    /// CTR calls of 1 to 16 bytes run `ctr::ctr_one_block` at every level.
+    ctr_one_block: bool,
 }
 
 impl AesX86 {
@@ -428,6 +430,11 @@ const VAES512_MIN_BATCH: usize = 4096;
 /// AES-NI counter mode builds the counters of three or more groups in the vector
 /// registers on Intel and on the stack elsewhere (measured in `ctr::groups_from_octets`
 /// and `ctr::groups_from_stack`).
+///
+/// `ctr::ctr_one_block` takes 1-16-byte CTR calls on AMD, where it was measured (Zen 3;
+/// see its doc). Not on Intel: there a counter loaded whole and written back as one
+/// 16-byte store lost at 16 B in the VAES-256 kernel (README, session 26), and this
+/// kernel has not been measured on Intel.
 fn vendor_tuning() -> VendorTuning {
     if crate::cpu::is_intel() {
         VendorTuning {
@@ -435,6 +442,7 @@ fn vendor_tuning() -> VendorTuning {
             ctr_vaes512_registers: 0..usize::MAX,
             ctr_vaes512_from: usize::MAX,
             ctr_aesni_octets: true,
+            ctr_one_block: false,
         }
     } else {
         VendorTuning {
@@ -442,6 +450,7 @@ fn vendor_tuning() -> VendorTuning {
             ctr_vaes512_registers: 48..1024,
             ctr_vaes512_from: 16384,
             ctr_aesni_octets: false,
+            ctr_one_block: true,
         }
     }
 }
@@ -665,7 +674,9 @@ impl ModeKernels for AesX86 {
     fn ctr_keystream_xor(&self, counter: &mut [u8], data: &mut [u8]) {
         match self.level {
             // SAFETY: every level has AES-NI (an AesX86 exists only where it was detected).
-            _ if (1..=16).contains(&data.len()) => unsafe { ctr_one_block(self, counter, data) },
+            _ if self.tuning.ctr_one_block && (1..=16).contains(&data.len()) => unsafe {
+                ctr_one_block(self, counter, data)
+            },
             // SAFETY: an AesX86 at Vaes512 exists only where its features were detected.
             Level::Vaes512 if self.tuning.ctr_vaes512_registers.contains(&data.len()) => unsafe {
                 ctr_vaes512_registers(self, counter, data)
