@@ -517,9 +517,9 @@ unsafe fn ctr_rounds_xor_vaes256<const R: usize>(
 /// Counter mode on one block or less (1 to 16 bytes), at every level where the vendor's
 /// tuning takes it (AMD; see [`vendor_tuning`](super::vendor_tuning)): the counter block
 /// is the block to encrypt, loaded whole (no byte swap, no add before the first round),
-/// and the counter's advance runs in the integer registers beside the rounds: a third of
-/// the general kernels' instructions for one block and a shorter path to the first round,
-/// so back-to-back calls overlap more. AMD Zen 3 (2026-12-04), AES-128-CTR 16 B, TSC c/B,
+/// and the counter's advance runs in the integer registers beside the rounds: no moves
+/// from the integer registers, byte swaps or lane arithmetic before the first round, so
+/// back-to-back calls overlap more. AMD Zen 3 (2026-12-04), AES-128-CTR 16 B, TSC c/B,
 /// libgcrypt ~2.5 in the same runs: 2.47 → 1.70 at the VAES-256 level, 2.08 → 1.70 at
 /// the AES-NI one; AES-256 2.93 → 2.11.
 ///
