@@ -347,8 +347,9 @@ fn cpu_line() -> String {
         .map(|note| format!("\n{note}"))
         .unwrap_or_default();
     format!(
-        "CPU: {model}; tier {}{cap} (features in use: {}){openssl}",
+        "CPU: {model}; tier {}{cap}; {} kernel tuning (features in use: {}){openssl}",
         cpu::tier(),
+        cpu::tuning(),
         cpu::reported_names()
     )
 }

@@ -81,7 +81,7 @@ pub fn run() -> Result<()> {
 
 /// The tier backends see here, the cap in force and the features they may use.
 fn print_cpu() {
-    use bitweave::cpu::{self, Tier, CPU_ENV};
+    use bitweave::cpu::{self, Tier, Tuning, CPU_ENV, TUNING_ENV};
     let tiers: Vec<_> = Tier::ALL.iter().map(|t| t.name()).collect();
     let cap = match cpu::cap() {
         Ok(Some(t)) => format!("capped by {CPU_ENV}={t}"),
@@ -89,5 +89,14 @@ fn print_cpu() {
     };
     println!("CPU tier: {} ({cap})", cpu::tier());
     println!("CPU features in use: {}", cpu::reported_names());
+    let tunings: Vec<_> = Tuning::ALL.iter().map(|t| t.name()).collect();
+    let source = match std::env::var(TUNING_ENV) {
+        Ok(v) if !v.trim().is_empty() => format!("set by {TUNING_ENV}"),
+        _ => format!(
+            "this CPU's vendor; {TUNING_ENV}={} overrides",
+            tunings.join("|")
+        ),
+    };
+    println!("Kernel tuning: {} ({source})", cpu::tuning());
     println!();
 }

@@ -61,6 +61,17 @@ fn reachable_tiers() -> Vec<&'static str> {
 }
 
 fn encrypt(cap: Option<&str>, backend: Option<&str>, suite: &str, data: &[u8]) -> Output {
+    encrypt_tuned(cap, None, backend, suite, data)
+}
+
+/// [`encrypt`] with `BITWEAVE_TUNING` set (`None`: unset).
+fn encrypt_tuned(
+    cap: Option<&str>,
+    tuning: Option<&str>,
+    backend: Option<&str>,
+    suite: &str,
+    data: &[u8],
+) -> Output {
     let dir = tempfile::tempdir().unwrap();
     let input = dir.path().join("in");
     std::fs::write(&input, data).unwrap();
@@ -82,6 +93,10 @@ fn encrypt(cap: Option<&str>, backend: Option<&str>, suite: &str, data: &[u8]) -
     match cap {
         Some(t) => cmd.env("BITWEAVE_CPU", t),
         None => cmd.env_remove("BITWEAVE_CPU"),
+    };
+    match tuning {
+        Some(t) => cmd.env("BITWEAVE_TUNING", t),
+        None => cmd.env_remove("BITWEAVE_TUNING"),
     };
     if let Some(b) = backend {
         cmd.args(["--backend", b]);
@@ -207,5 +222,48 @@ fn an_unknown_tier_is_one_clear_error() {
             &format!("BITWEAVE_CPU='{bad}' is not a CPU tier"),
             &[bad],
         );
+    }
+}
+
+#[test]
+fn an_unknown_tuning_is_one_clear_error() {
+    for bad in ["arm", "zen3"] {
+        let out = bitweave()
+            .arg("list")
+            .env("BITWEAVE_TUNING", bad)
+            .output()
+            .unwrap();
+        check_failure(
+            &out,
+            &format!("BITWEAVE_TUNING='{bad}' is not a kernel tuning (intel, amd)"),
+            &[bad],
+        );
+    }
+}
+
+/// Either vendor's kernel choices (`BITWEAVE_TUNING`) give the same bytes on this CPU, at
+/// every tier it reaches: AES-CTR at the sizes where the choices differ (one block, a
+/// partial one, AES-NI's counter groups) and 3DES-CBC (`shift256`'s select).
+#[test]
+fn both_tunings_give_the_same_bytes() {
+    let data: Vec<u8> = (0..700u32).map(|i| (i * 31 % 251) as u8).collect();
+    for tier in reachable_tiers() {
+        for suite in ["aes-128-ctr", "aes-256-ctr", "des-ede3-cbc"] {
+            for len in [5, 16, 700] {
+                let run = |tuning| {
+                    let out = encrypt_tuned(Some(tier), Some(tuning), None, suite, &data[..len]);
+                    assert!(
+                        out.status.success(),
+                        "{suite} {len} B {tier} {tuning}: {out:?}"
+                    );
+                    out.stdout
+                };
+                assert_eq!(
+                    run("intel"),
+                    run("amd"),
+                    "{suite} {len} B under BITWEAVE_CPU={tier}: the tunings' bytes differ"
+                );
+            }
+        }
     }
 }

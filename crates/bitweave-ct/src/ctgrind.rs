@@ -205,14 +205,17 @@ fn run_block(kind: CipherKind, backend: &str, rng: &mut StdRng) -> Result<(), St
     // Modes without padding: ECB, CBC, CFB, OFB, CTR (with a partial block for the
     // stream modes), CBC with 4 interleaved chains, CFB8 and CFB1; CTR and CBC once more
     // at 40 blocks, past the kernels' whole register groups (AES-NI's CTR builds a group's
-    // counters from the IV in a way a 3-block call never reaches).
-    let cases: [(Mode, usize, usize); 10] = [
+    // counters from the IV in a way a 3-block call never reaches); CTR at one whole and
+    // one partial block (AES's one-block kernel).
+    let cases: [(Mode, usize, usize); 12] = [
         (Mode::Ecb, 1, BLOCKS * bs),
         (Mode::Cbc, 1, BLOCKS * bs),
         (Mode::Cfb, 1, BLOCKS * bs + 5),
         (Mode::Ofb, 1, BLOCKS * bs + 5),
         (Mode::Ctr, 1, BLOCKS * bs + 5),
         (Mode::Ctr, 1, 40 * bs + 5),
+        (Mode::Ctr, 1, bs),
+        (Mode::Ctr, 1, 5),
         (Mode::Cbc, 1, 40 * bs),
         (Mode::Cbc, 4, 8 * bs),
         // One cipher call per byte / per bit: a few of them.

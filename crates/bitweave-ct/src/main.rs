@@ -102,6 +102,8 @@ fn run_ctgrind(names: &[String]) -> ExitCode {
         eprintln!("error: ctgrind must run under valgrind memcheck");
         return ExitCode::from(2);
     }
+    // Which vendor's kernel choices run (valgrind's CPU reports itself as Intel).
+    println!("kernel tuning: {}", bitweave::cpu::tuning());
     let all = ctgrind::targets();
     let mut rng = rand::rngs::StdRng::seed_from_u64(0x5ec2e7);
     let mut failed = 0;

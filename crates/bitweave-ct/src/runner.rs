@@ -63,9 +63,15 @@ pub fn valgrind_version() -> Option<String> {
         .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
 }
 
-/// Runs `bin ctgrind targets...` under memcheck, killed after `limit`. `root` is the
-/// workspace root (for the allowed decisions' lines).
-pub fn run(bin: &Path, root: &Path, targets: &[&str], limit: Duration) -> Result<Outcome, String> {
+/// Runs `bin ctgrind targets...` under memcheck with the environment variables `env` set,
+/// killed after `limit`. `root` is the workspace root (for the allowed decisions' lines).
+pub fn run(
+    bin: &Path,
+    root: &Path,
+    targets: &[&str],
+    env: &[(&str, &str)],
+    limit: Duration,
+) -> Result<Outcome, String> {
     let sites = allow::resolve(root)?;
     let dir = tempfile::tempdir().map_err(|e| format!("temporary directory: {e}"))?;
     let xml = dir.path().join("memcheck.xml");
@@ -80,6 +86,7 @@ pub fn run(bin: &Path, root: &Path, targets: &[&str], limit: Duration) -> Result
         .arg(bin)
         .arg("ctgrind")
         .args(targets)
+        .envs(env.iter().copied())
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

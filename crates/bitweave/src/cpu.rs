@@ -21,6 +21,13 @@
 //! is an error at the first backend selection ([`check`]); until it is fixed detection
 //! reports the portable tier, the one choice that is safe everywhere.
 //!
+//! `BITWEAVE_TUNING=intel|amd` picks whose *measured kernel choices* the backends take
+//! where Intel and AMD cores differ in which of two equally correct kernels is faster
+//! (the default: this CPU's vendor; see [`tuning`]). It changes speed, never results or
+//! features, so each vendor's choices can be run, timed and checked on either vendor's
+//! CPU: the constant-time check runs the AMD choices under valgrind this way, whose
+//! synthetic CPU reports itself as Intel.
+//!
 //! This module is a leaf: it imports nothing from the crate.
 
 use std::fmt;
@@ -28,6 +35,9 @@ use std::sync::OnceLock;
 
 /// Environment variable holding the tier cap.
 pub const CPU_ENV: &str = "BITWEAVE_CPU";
+
+/// Environment variable naming whose measured kernel choices to take ([`tuning`]).
+pub const TUNING_ENV: &str = "BITWEAVE_TUNING";
 
 /// A CPU feature a backend may need.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -251,19 +261,79 @@ impl fmt::Display for Tier {
     }
 }
 
-/// A `BITWEAVE_CPU` value that names no tier.
+/// A `BITWEAVE_CPU` or `BITWEAVE_TUNING` value that names none of the variable's choices.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct BadCap(pub String);
+pub struct BadSetting {
+    /// The variable.
+    pub var: &'static str,
+    /// The value it held.
+    pub value: String,
+}
 
-impl fmt::Display for BadCap {
+impl fmt::Display for BadSetting {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let names: Vec<_> = Tier::ALL.iter().map(|t| t.name()).collect();
+        let (what, names): (_, Vec<_>) = if self.var == CPU_ENV {
+            (
+                "a CPU tier of this architecture",
+                Tier::ALL.iter().map(|t| t.name()).collect(),
+            )
+        } else {
+            (
+                "a kernel tuning",
+                Tuning::ALL.iter().map(|t| t.name()).collect(),
+            )
+        };
         write!(
             f,
-            "{CPU_ENV}='{}' is not a CPU tier of this architecture ({})",
-            self.0,
+            "{}='{}' is not {what} ({})",
+            self.var,
+            self.value,
             names.join(", ")
         )
+    }
+}
+
+/// Whose measured kernel choices the backends take where Intel and AMD cores differ in
+/// which of two kernels is faster (a hand-off size, a select instruction, a lane width).
+/// Both choices are correct and constant-time on every CPU; only their speed differs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tuning {
+    /// Intel's choices.
+    Intel,
+    /// AMD's choices, which every vendor but Intel takes.
+    Amd,
+}
+
+impl Tuning {
+    pub const ALL: [Tuning; 2] = [Tuning::Intel, Tuning::Amd];
+
+    /// The name `BITWEAVE_TUNING` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Tuning::Intel => "intel",
+            Tuning::Amd => "amd",
+        }
+    }
+
+    /// Parses a `BITWEAVE_TUNING` value (case-insensitive).
+    pub fn parse(s: &str) -> Option<Tuning> {
+        let s = s.trim().to_ascii_lowercase();
+        Tuning::ALL.into_iter().find(|t| t.name() == s)
+    }
+}
+
+impl fmt::Display for Tuning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// An environment variable's value parsed by `parse` (`None`: unset or blank).
+fn setting<T>(var: &'static str, parse: fn(&str) -> Option<T>) -> Result<Option<T>, BadSetting> {
+    match std::env::var(var) {
+        Ok(v) if v.trim().is_empty() => Ok(None),
+        Ok(v) => parse(&v).map(Some).ok_or(BadSetting { var, value: v }),
+        Err(_) => Ok(None),
     }
 }
 
@@ -274,17 +344,15 @@ struct State {
     /// Features reported (detected and allowed by the cap).
     reported: u32,
     /// The cap from `BITWEAVE_CPU`, if set.
-    cap: Result<Option<Tier>, BadCap>,
+    cap: Result<Option<Tier>, BadSetting>,
+    /// The tuning from `BITWEAVE_TUNING`, if set.
+    tuning: Result<Option<Tuning>, BadSetting>,
 }
 
 fn state() -> &'static State {
     static STATE: OnceLock<State> = OnceLock::new();
     STATE.get_or_init(|| {
-        let cap = match std::env::var(CPU_ENV) {
-            Ok(v) if v.trim().is_empty() => Ok(None),
-            Ok(v) => Tier::parse(&v).map(Some).ok_or(BadCap(v)),
-            Err(_) => Ok(None),
-        };
+        let cap = setting(CPU_ENV, Tier::parse);
         let limit = match &cap {
             Ok(Some(t)) => *t,
             Ok(None) => Tier::top(),
@@ -304,6 +372,7 @@ fn state() -> &'static State {
             detected,
             reported,
             cap,
+            tuning: setting(TUNING_ENV, Tuning::parse),
         }
     })
 }
@@ -324,13 +393,14 @@ pub fn detected(feature: Feature) -> bool {
 }
 
 /// The cap in force (`None`: no cap), or the bad value that was given.
-pub fn cap() -> Result<Option<Tier>, BadCap> {
+pub fn cap() -> Result<Option<Tier>, BadSetting> {
     state().cap.clone()
 }
 
-/// Fails when `BITWEAVE_CPU` holds an unknown value.
-pub fn check() -> Result<(), BadCap> {
-    cap().map(|_| ())
+/// Fails when `BITWEAVE_CPU` or `BITWEAVE_TUNING` holds an unknown value.
+pub fn check() -> Result<(), BadSetting> {
+    cap()?;
+    state().tuning.clone().map(|_| ())
 }
 
 /// The highest tier whose features this CPU reports, as the backends see it.
@@ -343,9 +413,24 @@ pub fn tier() -> Tier {
         .unwrap_or(Tier::Portable)
 }
 
+/// Whose measured kernel choices the backends take: `BITWEAVE_TUNING`'s, else this CPU's
+/// vendor's (AMD's for every vendor but Intel). An unknown value is an error at the first
+/// backend selection ([`check`]); until then the vendor's choices stand.
+pub fn tuning() -> Tuning {
+    match state().tuning {
+        Ok(Some(t)) => t,
+        _ if is_intel() => Tuning::Intel,
+        _ => Tuning::Amd,
+    }
+}
+
+/// Whether the backends take Intel's measured kernel choices ([`tuning`]).
+pub fn intel_tuning() -> bool {
+    tuning() == Tuning::Intel
+}
+
 /// Whether the CPU is Intel's (CPUID vendor "GenuineIntel"), read once. Not a feature:
-/// where Intel and AMD cores differ in which of two kernels is faster at a size, a backend
-/// hands off at the size measured on each vendor.
+/// kernels ask [`tuning`], which follows it unless `BITWEAVE_TUNING` says otherwise.
 pub fn is_intel() -> bool {
     static INTEL: OnceLock<bool> = OnceLock::new();
     *INTEL.get_or_init(|| {
@@ -412,6 +497,16 @@ mod tests {
             .expect("a vendor_id line");
         eprintln!("vendor_id {vendor}; is_intel {}", is_intel());
         assert_eq!(is_intel(), vendor == "GenuineIntel");
+    }
+
+    #[test]
+    fn tunings_parse_by_name_only() {
+        for t in Tuning::ALL {
+            assert_eq!(Tuning::parse(t.name()), Some(t));
+            assert_eq!(Tuning::parse(&t.name().to_uppercase()), Some(t));
+        }
+        assert_eq!(Tuning::parse("zen3"), None);
+        assert_eq!(Tuning::parse(""), None);
     }
 
     #[test]

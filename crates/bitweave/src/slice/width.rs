@@ -128,7 +128,7 @@ impl Width {
             #[cfg(target_arch = "x86_64")]
             Width::W256 | Width::W512 if x86::has_avx512vl() => Width::W256,
             #[cfg(target_arch = "x86_64")]
-            Width::W256 if !crate::cpu::is_intel() => Width::W256,
+            Width::W256 if !crate::cpu::intel_tuning() => Width::W256,
             _ => Width::W64,
         }
     }

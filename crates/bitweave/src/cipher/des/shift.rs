@@ -201,7 +201,7 @@ const BITSHUFFLE_FROM: usize = 4;
 /// kernel, on AMD, where they were measured.
 #[cfg(target_arch = "x86_64")]
 fn bitshuffle_crossovers() -> bool {
-    super::bitalg_x86::available() && !crate::cpu::is_intel()
+    super::bitalg_x86::available() && !crate::cpu::intel_tuning()
 }
 
 /// Which implementation of the round runs.
@@ -296,7 +296,7 @@ impl Level {
             #[cfg(target_arch = "x86_64")]
             (Level::Avx512, false) if bitshuffle_crossovers() => 96,
             #[cfg(target_arch = "x86_64")]
-            (Level::Avx512, false) if !crate::cpu::is_intel() => 17,
+            (Level::Avx512, false) if !crate::cpu::intel_tuning() => 17,
             #[cfg(target_arch = "x86_64")]
             (Level::Avx512, _) => 20,
         }

@@ -1157,7 +1157,7 @@ pub(crate) unsafe fn rounds_avx2(l: u64, r: u64, keys: &[[u64; 8]]) -> (u64, u64
     let (l, r) = ([broadcast(l)], [broadcast(r)]);
     // SAFETY: AVX2, this function's contract, is all `Lanes` needs.
     let ([l], [r]) = unsafe {
-        if crate::cpu::is_intel() {
+        if crate::cpu::intel_tuning() {
             rounds(l, r, keys, &Lanes::<false>::new())
         } else {
             rounds(l, r, keys, &Lanes::<true>::new())
@@ -1194,7 +1194,7 @@ pub(crate) unsafe fn crypt_avx2(blocks: &mut [u8], keys: &[[u64; 8]]) {
             crypt_in_step::<1, _>(rest, keys, &c);
         }
     }
-    if crate::cpu::is_intel() {
+    if crate::cpu::intel_tuning() {
         in_step::<false>(blocks, keys)
     } else {
         in_step::<true>(blocks, keys)
@@ -1214,7 +1214,7 @@ pub(crate) unsafe fn chain_avx2(
 ) {
     // SAFETY: AVX2, this function's contract, is all `Lanes` needs.
     unsafe {
-        if crate::cpu::is_intel() {
+        if crate::cpu::intel_tuning() {
             chain(feedback, state, data, keys, &Lanes::<false>::new())
         } else {
             chain(feedback, state, data, keys, &Lanes::<true>::new())
@@ -1281,7 +1281,7 @@ pub(crate) unsafe fn crypt_avx512(blocks: &mut [u8], keys: &[[u64; 8]]) {
     unsafe {
         // Under four blocks the pairs gain nothing (two: one register either way) and
         // their constants cost a 3-block call ~5 %.
-        if blocks.len() >= 32 && (crate::cpu::is_intel() || blocks.len() < 40) {
+        if blocks.len() >= 32 && (crate::cpu::intel_tuning() || blocks.len() < 40) {
             crypt_pairs_first(blocks, keys);
         } else {
             let c = LanesRotate::new();
@@ -1386,7 +1386,7 @@ mod tests {
 
     /// `shift256`'s two selects (the blend AMD gets, the compare and AND Intel gets) give
     /// the same rounds on random halves and keys: the backend tests run only the one
-    /// this CPU's vendor gets.
+    /// the tuning picks (`cpu::tuning`).
     #[test]
     fn both_selects_give_the_same_rounds() {
         if !crate::cpu::has(crate::cpu::Feature::Avx2) {

@@ -436,7 +436,7 @@ const VAES512_MIN_BATCH: usize = 4096;
 /// 16-byte store lost at 16 B in the VAES-256 kernel (README, session 26), and this
 /// kernel has not been measured on Intel.
 fn vendor_tuning() -> VendorTuning {
-    if crate::cpu::is_intel() {
+    if crate::cpu::intel_tuning() {
         VendorTuning {
             decrypt_vaes512_from: 128,
             ctr_vaes512_registers: 0..usize::MAX,
