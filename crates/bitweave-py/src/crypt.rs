@@ -456,7 +456,10 @@ macro_rules! stream_class {
 
             /// Processes `data`; returns the output ready so far (bytes), or with `out=`
             /// writes it there and returns its length (`out` needs room for
-            /// `len(data)` plus up to one row of held-back bytes). Releases the GIL.
+            /// `len(data)` plus up to one row of held-back bytes). The stream modes (CTR,
+            /// CFB and OFB on one chain, CFB8, CFB1) return every byte at once, as
+            /// pyca/cryptography's do; the block modes hold back what is not yet a whole
+            /// block (row). Releases the GIL.
             #[pyo3(signature = (data, *, out=None))]
             fn update(
                 &mut self,

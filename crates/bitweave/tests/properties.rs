@@ -190,10 +190,16 @@ fn in_place_is_refused_where_it_cannot_be_exact() {
     let mut cr = cbc.crypter(&c, Direction::Decrypt, &iv).unwrap();
     assert_eq!(cr.update_in_place(&mut [0u8; 32]), unavailable);
     // Bytes pending from an earlier copying update.
-    let ctr = ModeParams::new(Mode::Ctr);
-    let mut cr = ctr.crypter(&c, Direction::Encrypt, &iv).unwrap();
+    let mut cr = ecb.crypter(&c, Direction::Encrypt, &[]).unwrap();
     cr.update(&[1, 2, 3], &mut Vec::new());
     assert_eq!(cr.update_in_place(&mut [0u8; 16]), unavailable);
+    // A stream mode holds nothing back: in place takes any length after any call.
+    let ctr = ModeParams::new(Mode::Ctr);
+    let mut cr = ctr.crypter(&c, Direction::Encrypt, &iv).unwrap();
+    let mut out = Vec::new();
+    cr.update(&[1, 2, 3], &mut out);
+    assert_eq!(out.len(), 3);
+    assert_eq!(cr.update_in_place(&mut [0u8; 17]), Ok(()));
 }
 
 #[test]
@@ -250,4 +256,53 @@ fn parameter_errors_are_reported() {
         ModeParams::new(Mode::Ecb).decrypt_all(&c, &[], &bad),
         Err(Error::BadPadding)
     );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(600))]
+
+    /// The stream modes (CTR; CFB and OFB on one chain) give back as many bytes as each
+    /// call takes, as OpenSSL's and pyca/cryptography's do, and `finish` adds none; the
+    /// bytes equal the one-shot result, through `update` and in place alike. Names the
+    /// cipher, mode and direction when it fails.
+    #[test]
+    fn stream_modes_give_every_byte_at_once(c in 0..CipherKind::ALL.len(),
+                                            m in 0usize..3,
+                                            decrypt in any::<bool>(),
+                                            key in prop::collection::vec(any::<u8>(), 32),
+                                            iv in prop::collection::vec(any::<u8>(), 16),
+                                            data in prop::collection::vec(any::<u8>(), 0..200),
+                                            cuts in prop::collection::vec(0usize..200, 0..8)) {
+        let kind = CipherKind::ALL[c];
+        let mode = [Mode::Ctr, Mode::Cfb, Mode::Ofb][m];
+        let dir = if decrypt { Direction::Decrypt } else { Direction::Encrypt };
+        let params = ModeParams::new(mode);
+        let cipher = Cipher::new(kind, &key[..kind.key_len()]).unwrap();
+        let iv = &iv[..params.iv_len(kind.block_size())];
+        let want = match dir {
+            Direction::Encrypt => params.encrypt_all(&cipher, iv, &data).unwrap(),
+            Direction::Decrypt => params.decrypt_all(&cipher, iv, &data).unwrap(),
+        };
+        let what = format!("{}-{} {dir:?}", kind.name(), mode.name());
+        let mut cuts: Vec<usize> = cuts.iter().map(|&x| x % (data.len() + 1)).collect();
+        cuts.sort();
+        let mut copying = params.crypter(&cipher, dir, iv).unwrap();
+        let mut in_place = params.crypter(&cipher, dir, iv).unwrap();
+        prop_assert_eq!(copying.unit(), 1, "{}", what);
+        let (mut got, mut got_in_place, mut prev) = (Vec::new(), Vec::new(), 0);
+        for cut in cuts.into_iter().chain([data.len()]) {
+            let before = got.len();
+            copying.update(&data[prev..cut], &mut got);
+            prop_assert_eq!(got.len() - before, cut - prev, "{}: bytes held back", what);
+            let mut piece = data[prev..cut].to_vec();
+            in_place.update_in_place(&mut piece).unwrap();
+            got_in_place.extend_from_slice(&piece);
+            prev = cut;
+        }
+        let before = got.len();
+        copying.finish(&mut got).unwrap();
+        prop_assert_eq!(got.len(), before, "{}: finish added bytes", what);
+        prop_assert_eq!(&got, &want, "{}", what);
+        prop_assert_eq!(&got_in_place, &want, "{}: in place", what);
+    }
 }

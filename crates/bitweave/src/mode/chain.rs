@@ -37,6 +37,12 @@ impl Chain {
         }
     }
 
+    /// Restarts the streams from `iv` (a row): CFB on one chain after a block finished
+    /// across calls (see `Crypter`'s tail).
+    pub(crate) fn restart(&mut self, iv: &[u8]) {
+        self.row.copy_from_slice(iv);
+    }
+
     /// Bytes in a full row.
     pub(crate) fn row_len(&self) -> usize {
         self.row.len()

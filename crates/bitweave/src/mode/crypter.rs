@@ -35,6 +35,8 @@ pub struct Crypter {
     unit_mask: Option<usize>,
     /// Bytes held back when decrypting with padding ([`held_back`](Self::held_back)).
     held: usize,
+    /// A stream mode's last keystream block, part-used (never used in the block modes).
+    tail: Tail,
     /// Total input bytes so far (for error messages).
     total: u64,
 }
@@ -42,6 +44,32 @@ pub struct Crypter {
 impl Drop for Crypter {
     fn drop(&mut self) {
         crate::bytes::wipe_vec(&mut self.pending);
+        self.tail.wipe();
+    }
+}
+
+/// The stream modes (CTR; CFB and OFB on one chain) return as many bytes as they are
+/// given, at every call, as OpenSSL's and pyca/cryptography's do: a call that ends inside
+/// a block uses part of that block's keystream and keeps the rest here for the next
+/// call's first bytes. (Held back as input instead, a 15-byte call's bytes came out only
+/// with a later call: no use to a protocol that sends each message as it comes.)
+struct Tail {
+    /// The block's keystream: E(counter) in CTR, E(previous ciphertext) in CFB, the next
+    /// output block in OFB.
+    keystream: [u8; 16],
+    /// CFB: the block's ciphertext so far; whole, it is the chain's next input.
+    ciphertext: [u8; 16],
+    /// Bytes of the keystream not yet used (0: none).
+    left: usize,
+    /// The block size less one in a stream mode (a call's length masked with it is the
+    /// bytes past its whole blocks), 0 in the others, which never use the tail.
+    mask: usize,
+}
+
+impl Tail {
+    fn wipe(&mut self) {
+        crate::bytes::wipe(&mut self.keystream);
+        crate::bytes::wipe(&mut self.ciphertext);
     }
 }
 
@@ -78,9 +106,18 @@ impl Crypter {
         }
         let (core, unit) = match params.mode {
             Mode::Ecb => (Core::Ecb, bs),
+            Mode::Cfb | Mode::Ofb if params.interleave == 1 => (Core::Chain(Chain::new(iv)), 1),
             Mode::Cbc | Mode::Cfb | Mode::Ofb => (Core::Chain(Chain::new(iv)), expected),
-            Mode::Ctr => (Core::Ctr(Counter::new(iv)), bs),
+            Mode::Ctr => (Core::Ctr(Counter::new(iv)), 1),
             Mode::Cfb8 | Mode::Cfb1 => (Core::Bits(ShiftRegisters::new(iv, bs)), 1),
+        };
+        // A stream mode of whole blocks takes any length through its tail.
+        let stream = unit == 1 && !matches!(params.mode, Mode::Cfb8 | Mode::Cfb1);
+        let tail = Tail {
+            keystream: [0; 16],
+            ciphertext: [0; 16],
+            left: 0,
+            mask: if stream { bs - 1 } else { 0 },
         };
         let held = if params.padding && direction == Direction::Decrypt {
             bs
@@ -96,6 +133,7 @@ impl Crypter {
             unit,
             unit_mask: unit.is_power_of_two().then(|| unit - 1),
             held,
+            tail,
             total: 0,
         })
     }
@@ -169,7 +207,7 @@ impl Crypter {
     }
 
     /// Bytes that must be whole for in-place work (a block; a row of N blocks when
-    /// interleaved; one byte for CFB8/CFB1).
+    /// interleaved; one byte for CTR, CFB and OFB on one chain, CFB8 and CFB1).
     pub fn unit(&self) -> usize {
         self.unit
     }
@@ -207,8 +245,82 @@ impl Crypter {
         Ok(())
     }
 
-    /// Transforms whole units in place (or, at the end, the final partial unit).
+    /// Transforms whole units in place (or, at the end, the final partial unit); a
+    /// stream mode any length, through its [`Tail`].
+    #[inline]
     fn process(&mut self, data: &mut [u8]) {
+        // Whole blocks with no keystream left over (every call of the block modes):
+        // straight to the kernels, after one test.
+        if self.tail.left | (data.len() & self.tail.mask) == 0 {
+            self.process_units(data)
+        } else {
+            self.process_stream(data)
+        }
+    }
+
+    /// [`process`](Self::process) for a stream mode's call that starts or ends inside a
+    /// block: the left-over keystream first, then whole blocks, then a block of keystream
+    /// for the bytes after them, its rest kept. Out of line: the whole-block calls skip it.
+    #[inline(never)]
+    fn process_stream(&mut self, data: &mut [u8]) {
+        let data = self.use_tail(data);
+        let bs = data.len() & !self.tail.mask;
+        let (blocks, end) = data.split_at_mut(bs);
+        self.process_units(blocks);
+        if end.is_empty() {
+            return;
+        }
+        // The next block's keystream is what the mode makes of a zero block (CFB's chain
+        // then holds the keystream, not the ciphertext: `use_tail` sets it when the block
+        // is whole).
+        let block = self.tail.mask + 1;
+        let mut keystream = [0u8; 16];
+        self.process_units(&mut keystream[..block]);
+        self.tail.keystream = keystream;
+        crate::bytes::wipe(&mut keystream);
+        self.tail.left = block;
+        _ = self.use_tail(end);
+    }
+
+    /// XORs the tail's unused keystream into the start of `data`; returns the rest.
+    fn use_tail<'a>(&mut self, data: &'a mut [u8]) -> &'a mut [u8] {
+        let t = &mut self.tail;
+        let n = t.left.min(data.len());
+        if n == 0 {
+            return data;
+        }
+        // (A few bytes: a plain loop, no dispatch. The used keystream stays until the
+        // next block's overwrites it or the drop wipes it, as OpenSSL keeps its own.)
+        let at = t.mask + 1 - t.left;
+        let (head, rest) = data.split_at_mut(n);
+        let keystream = &t.keystream[at..at + n];
+        t.left -= n;
+        if self.params.mode != Mode::Cfb {
+            head.iter_mut().zip(keystream).for_each(|(b, k)| *b ^= k);
+            return rest;
+        }
+        // CFB: the block's ciphertext is the chain's next input.
+        let dec = self.direction == Direction::Decrypt;
+        for ((b, k), c) in head
+            .iter_mut()
+            .zip(keystream)
+            .zip(&mut t.ciphertext[at..at + n])
+        {
+            *c = if dec { *b } else { *b ^ k };
+            *b ^= k;
+        }
+        if t.left == 0 {
+            if let Core::Chain(ch) = &mut self.core {
+                ch.restart(&t.ciphertext[..=t.mask]);
+            }
+        }
+        rest
+    }
+
+    /// [`process`](Self::process) on whole units (or, at the end, the final partial
+    /// unit), through the mode's kernels.
+    #[inline]
+    fn process_units(&mut self, data: &mut [u8]) {
         if data.is_empty() {
             return;
         }
