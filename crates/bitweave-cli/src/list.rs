@@ -90,8 +90,8 @@ fn print_cpu() {
     println!("CPU tier: {} ({cap})", cpu::tier());
     println!("CPU features in use: {}", cpu::reported_names());
     let tunings: Vec<_> = Tuning::ALL.iter().map(|t| t.name()).collect();
-    let source = match std::env::var(TUNING_ENV) {
-        Ok(v) if !v.trim().is_empty() => format!("set by {TUNING_ENV}"),
+    let source = match cpu::tuning_setting() {
+        Ok(Some(_)) => format!("set by {TUNING_ENV}"),
         _ => format!(
             "this CPU's vendor; {TUNING_ENV}={} overrides",
             tunings.join("|")

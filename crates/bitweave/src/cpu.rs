@@ -400,7 +400,7 @@ pub fn cap() -> Result<Option<Tier>, BadSetting> {
 /// Fails when `BITWEAVE_CPU` or `BITWEAVE_TUNING` holds an unknown value.
 pub fn check() -> Result<(), BadSetting> {
     cap()?;
-    state().tuning.clone().map(|_| ())
+    tuning_setting().map(|_| ())
 }
 
 /// The highest tier whose features this CPU reports, as the backends see it.
@@ -413,11 +413,16 @@ pub fn tier() -> Tier {
         .unwrap_or(Tier::Portable)
 }
 
+/// The tuning `BITWEAVE_TUNING` sets (`None`: unset, the vendor's), or the bad value given.
+pub fn tuning_setting() -> Result<Option<Tuning>, BadSetting> {
+    state().tuning.clone()
+}
+
 /// Whose measured kernel choices the backends take: `BITWEAVE_TUNING`'s, else this CPU's
 /// vendor's (AMD's for every vendor but Intel). An unknown value is an error at the first
 /// backend selection ([`check`]); until then the vendor's choices stand.
 pub fn tuning() -> Tuning {
-    match state().tuning {
+    match tuning_setting() {
         Ok(Some(t)) => t,
         _ if is_intel() => Tuning::Intel,
         _ => Tuning::Amd,
