@@ -144,6 +144,34 @@ pub(crate) fn xor(dst: &mut [u8], src: &[u8]) {
     dst.iter_mut().zip(src).for_each(|(d, s)| *d ^= s);
 }
 
+/// `dst ^= src` for at most 16 bytes (`src` as long), in at most two overlapping words
+/// of the widest size that fits: a stream mode's left-over keystream is a few bytes per
+/// call, where a byte loop costs a cycle or two per byte (both words are read before
+/// either is written, so the overlap gets the same bytes twice).
+pub(crate) fn xor_short(dst: &mut [u8], src: &[u8]) {
+    let n = dst.len();
+    assert!(n <= 16 && src.len() == n, "at most 16 bytes, both as long");
+    macro_rules! words {
+        ($t:ty, $w:expr) => {{
+            let word =
+                |b: &[u8], at: usize| <$t>::from_ne_bytes(b[at..at + $w].try_into().unwrap());
+            let (a, b) = (
+                word(dst, 0) ^ word(src, 0),
+                word(dst, n - $w) ^ word(src, n - $w),
+            );
+            dst[..$w].copy_from_slice(&a.to_ne_bytes());
+            dst[n - $w..].copy_from_slice(&b.to_ne_bytes());
+        }};
+    }
+    match n {
+        8.. => words!(u64, 8),
+        4.. => words!(u32, 4),
+        2.. => words!(u16, 2),
+        1 => dst[0] ^= src[0],
+        _ => {}
+    }
+}
+
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)]
 mod x86 {
@@ -230,6 +258,17 @@ mod tests {
 
     /// The piecewise copies equal `copy_from_slice` / `extend_from_slice` at lengths
     /// around the piece size, after what `out` already held.
+    #[test]
+    fn short_xors_equal_the_byte_loop() {
+        for n in 0..=16 {
+            let src: Vec<u8> = (0..n as u8).map(|i| i.wrapping_mul(77) ^ 0xa5).collect();
+            let mut got: Vec<u8> = (0..n as u8).map(|i| i.wrapping_mul(31) ^ 3).collect();
+            let want: Vec<u8> = got.iter().zip(&src).map(|(d, s)| d ^ s).collect();
+            xor_short(&mut got, &src);
+            assert_eq!(got, want, "{n} bytes");
+        }
+    }
+
     #[test]
     fn piecewise_copies_equal_the_plain_ones() {
         let src: Vec<u8> = (0..3 * COPY_PIECE + 5).map(|i| (i * 7 + 3) as u8).collect();

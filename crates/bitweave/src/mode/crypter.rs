@@ -19,6 +19,10 @@ enum Core {
     Bits(ShiftRegisters),
 }
 
+/// A CTR call shorter than this that ends inside a block takes the keystream of all its
+/// blocks in one kernel call, on the stack (see `process_stream`).
+const STACK_CALL: usize = 128;
+
 /// An encryption or decryption in progress.
 pub struct Crypter {
     cipher: Cipher,
@@ -260,16 +264,22 @@ impl Crypter {
 
     /// [`process`](Self::process) for a stream mode's call that starts or ends inside a
     /// block: the left-over keystream first, then whole blocks, then a block of keystream
-    /// for the bytes after them, its rest kept. Out of line: the whole-block calls skip it.
+    /// for the bytes after them, its rest kept. A CTR call of a few blocks takes the
+    /// keystream of all its blocks in one kernel call ([`ctr_together`](Self::ctr_together)).
+    /// Out of line: the whole-block calls skip it.
     #[inline(never)]
     fn process_stream(&mut self, data: &mut [u8]) {
         let data = self.use_tail(data);
-        let bs = data.len() & !self.tail.mask;
-        let (blocks, end) = data.split_at_mut(bs);
-        self.process_units(blocks);
-        if end.is_empty() {
-            return;
+        let past = data.len() & self.tail.mask;
+        if past == 0 {
+            return self.process_units(data);
         }
+        let whole = data.len() - past;
+        if self.params.mode == Mode::Ctr && whole > 0 && data.len() < STACK_CALL {
+            return self.ctr_together(data);
+        }
+        let (blocks, end) = data.split_at_mut(whole);
+        self.process_units(blocks);
         // The next block's keystream is what the mode makes of a zero block (CFB's chain
         // then holds the keystream, not the ciphertext: `use_tail` sets it when the block
         // is whole).
@@ -279,6 +289,22 @@ impl Crypter {
         self.tail.keystream = keystream;
         crate::bytes::wipe(&mut keystream);
         self.tail.left = block;
+        _ = self.use_tail(end);
+    }
+
+    /// [`process_stream`](Self::process_stream) for a CTR call of whole blocks and a part
+    /// shorter than [`STACK_CALL`]: the keystream of all its blocks from one kernel call.
+    fn ctr_together(&mut self, data: &mut [u8]) {
+        let block = self.tail.mask + 1;
+        let padded = (data.len() + block - 1) & !self.tail.mask;
+        let mut keystream = [0u8; STACK_CALL + 16];
+        self.process_units(&mut keystream[..padded]);
+        let (before, last) = keystream[..padded].split_at(padded - block);
+        let (head, end) = data.split_at_mut(before.len());
+        crate::bytes::xor(head, before);
+        self.tail.keystream[..block].copy_from_slice(last);
+        self.tail.left = block;
+        crate::bytes::wipe(&mut keystream[..padded]);
         _ = self.use_tail(end);
     }
 
@@ -296,7 +322,7 @@ impl Crypter {
         let keystream = &t.keystream[at..at + n];
         t.left -= n;
         if self.params.mode != Mode::Cfb {
-            head.iter_mut().zip(keystream).for_each(|(b, k)| *b ^= k);
+            crate::bytes::xor_short(head, keystream);
             return rest;
         }
         // CFB: the block's ciphertext is the chain's next input.
