@@ -63,6 +63,8 @@ fn run_ttest(mut names: Vec<String>, budget: Duration, seed: u64) -> ExitCode {
     if names.is_empty() {
         names = probes::names();
     }
+    // Which vendor's kernel choices run (`BITWEAVE_TUNING` picks the other's).
+    println!("kernel tuning: {}", bitweave::cpu::tuning());
     let mut leaks = 0;
     for name in &names {
         match probes::run(name, budget, seed) {
