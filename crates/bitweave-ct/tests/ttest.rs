@@ -3,7 +3,7 @@
 //! the two comparisons; the planted leaks, `soft` AES under a table-flushing attacker
 //! among them, must fail it. Targets this CPU lacks are reported as skipped, never as passed.
 //!
-//! Part of the exhaustive set (about 70 s on one core): the default `cargo test` leaves
+//! Part of the exhaustive set (about 100 s on one core): the default `cargo test` leaves
 //! it out, and `.ci/run` runs it with `cargo test -p bitweave-ct --test ttest -- --ignored`.
 //!
 //! Measurements run one at a time (a lock serialises the tests of this file): a sibling
