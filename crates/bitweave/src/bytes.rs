@@ -138,6 +138,9 @@ pub(crate) fn extend(out: &mut Vec<u8>, src: &[u8]) {
 
 /// `dst ^= src` over the length of `dst` (`src` at least as long).
 pub(crate) fn xor(dst: &mut [u8], src: &[u8]) {
+    if dst.len() <= 16 {
+        return xor_short(dst, &src[..dst.len()]);
+    }
     #[cfg(target_arch = "x86_64")]
     x86::xor_simd(dst, src);
     #[cfg(not(target_arch = "x86_64"))]
@@ -148,7 +151,7 @@ pub(crate) fn xor(dst: &mut [u8], src: &[u8]) {
 /// of the widest size that fits: a stream mode's left-over keystream is a few bytes per
 /// call, where a byte loop costs a cycle or two per byte (both words are read before
 /// either is written, so the overlap gets the same bytes twice).
-pub(crate) fn xor_short(dst: &mut [u8], src: &[u8]) {
+fn xor_short(dst: &mut [u8], src: &[u8]) {
     let n = dst.len();
     assert!(n <= 16 && src.len() == n, "at most 16 bytes, both as long");
     macro_rules! words {

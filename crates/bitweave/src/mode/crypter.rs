@@ -23,6 +23,9 @@ enum Core {
 /// blocks in one kernel call, on the stack (see `process_stream`).
 const STACK_CALL: usize = 128;
 
+/// The most unused keystream a [`Tail`] keeps (CTR's look-ahead).
+const KEEP: usize = 64;
+
 /// An encryption or decryption in progress.
 pub struct Crypter {
     cipher: Cipher,
@@ -57,17 +60,27 @@ impl Drop for Crypter {
 /// a block uses part of that block's keystream and keeps the rest here for the next
 /// call's first bytes. (Held back as input instead, a 15-byte call's bytes came out only
 /// with a later call: no use to a protocol that sends each message as it comes.)
+///
+/// CTR looks ahead: a call that needs a new block of keystream makes `ahead` bytes of it
+/// (at least its own), and `ahead` doubles at each such call up to [`KEEP`]. A stream of
+/// short calls then gets the keystream of several calls from one kernel call, where the
+/// blocks run together (a serial block of 3DES or SEED costs a chain's latency, four or
+/// eight together little more); a single short message still makes one block. The bytes
+/// are those of the same counters either way.
 struct Tail {
-    /// The block's keystream: E(counter) in CTR, E(previous ciphertext) in CFB, the next
-    /// output block in OFB.
-    keystream: [u8; 16],
+    /// Unused keystream, at the end (bytes `KEEP - left ..`): E(counter) in CTR,
+    /// E(previous ciphertext) in CFB, the next output block in OFB.
+    keystream: [u8; KEEP],
     /// CFB: the block's ciphertext so far; whole, it is the chain's next input.
     ciphertext: [u8; 16],
-    /// Bytes of the keystream not yet used (0: none).
+    /// Bytes of the keystream not yet used (0: none; at most a block but in CTR).
     left: usize,
     /// The block size less one in a stream mode (a call's length masked with it is the
     /// bytes past its whole blocks), 0 in the others, which never use the tail.
     mask: usize,
+    /// CTR: keystream bytes the next call that needs a block makes (a multiple of the
+    /// block size, at most [`KEEP`]).
+    ahead: usize,
 }
 
 impl Tail {
@@ -118,10 +131,11 @@ impl Crypter {
         // A stream mode of whole blocks takes any length through its tail.
         let stream = unit == 1 && !matches!(params.mode, Mode::Cfb8 | Mode::Cfb1);
         let tail = Tail {
-            keystream: [0; 16],
+            keystream: [0; KEEP],
             ciphertext: [0; 16],
             left: 0,
             mask: if stream { bs - 1 } else { 0 },
+            ahead: bs,
         };
         let held = if params.padding && direction == Direction::Decrypt {
             bs
@@ -263,9 +277,9 @@ impl Crypter {
     }
 
     /// [`process`](Self::process) for a stream mode's call that starts or ends inside a
-    /// block: the left-over keystream first, then whole blocks, then a block of keystream
-    /// for the bytes after them, its rest kept. A CTR call of a few blocks takes the
-    /// keystream of all its blocks in one kernel call ([`ctr_together`](Self::ctr_together)).
+    /// block: the left-over keystream first, then whole blocks, then keystream for the
+    /// bytes after them, its rest kept. A CTR call of a few blocks takes the keystream of
+    /// all of them, and of its look-ahead, in one kernel call ([`ctr_ahead`](Self::ctr_ahead)).
     /// Out of line: the whole-block calls skip it.
     #[inline(never)]
     fn process_stream(&mut self, data: &mut [u8]) {
@@ -274,38 +288,41 @@ impl Crypter {
         if past == 0 {
             return self.process_units(data);
         }
-        let whole = data.len() - past;
-        if self.params.mode == Mode::Ctr && whole > 0 && data.len() < STACK_CALL {
-            return self.ctr_together(data);
+        let ctr = self.params.mode == Mode::Ctr;
+        if ctr && data.len() < STACK_CALL {
+            return self.ctr_ahead(data);
         }
-        let (blocks, end) = data.split_at_mut(whole);
+        let (blocks, end) = data.split_at_mut(data.len() - past);
         self.process_units(blocks);
+        if ctr {
+            return self.ctr_ahead(end);
+        }
         // The next block's keystream is what the mode makes of a zero block (CFB's chain
         // then holds the keystream, not the ciphertext: `use_tail` sets it when the block
         // is whole).
         let block = self.tail.mask + 1;
         let mut keystream = [0u8; 16];
         self.process_units(&mut keystream[..block]);
-        self.tail.keystream = keystream;
+        self.tail.keystream[KEEP - block..].copy_from_slice(&keystream[..block]);
         crate::bytes::wipe(&mut keystream);
         self.tail.left = block;
         _ = self.use_tail(end);
     }
 
-    /// [`process_stream`](Self::process_stream) for a CTR call of whole blocks and a part
-    /// shorter than [`STACK_CALL`]: the keystream of all its blocks from one kernel call.
-    fn ctr_together(&mut self, data: &mut [u8]) {
-        let block = self.tail.mask + 1;
-        let padded = (data.len() + block - 1) & !self.tail.mask;
+    /// CTR on `data` (shorter than [`STACK_CALL`], the tail used up): the keystream of its
+    /// blocks and of the look-ahead ([`Tail`]) from one kernel call, the rest kept.
+    fn ctr_ahead(&mut self, data: &mut [u8]) {
+        let t = &self.tail;
+        let make = ((data.len() + t.mask) & !t.mask).max(t.ahead);
         let mut keystream = [0u8; STACK_CALL + 16];
-        self.process_units(&mut keystream[..padded]);
-        let (before, last) = keystream[..padded].split_at(padded - block);
-        let (head, end) = data.split_at_mut(before.len());
-        crate::bytes::xor(head, before);
-        self.tail.keystream[..block].copy_from_slice(last);
-        self.tail.left = block;
-        crate::bytes::wipe(&mut keystream[..padded]);
-        _ = self.use_tail(end);
+        self.process_units(&mut keystream[..make]);
+        let (used, rest) = keystream[..make].split_at(data.len());
+        crate::bytes::xor(data, used);
+        let t = &mut self.tail;
+        t.keystream[KEEP - rest.len()..].copy_from_slice(rest);
+        t.left = rest.len();
+        t.ahead = (2 * t.ahead).min(KEEP);
+        crate::bytes::wipe(&mut keystream[..make]);
     }
 
     /// XORs the tail's unused keystream into the start of `data`; returns the rest.
@@ -315,16 +332,18 @@ impl Crypter {
         if n == 0 {
             return data;
         }
-        // (A few bytes: a plain loop, no dispatch. The used keystream stays until the
-        // next block's overwrites it or the drop wipes it, as OpenSSL keeps its own.)
-        let at = t.mask + 1 - t.left;
+        // (The used keystream stays until new keystream overwrites it or the drop wipes
+        // it, as OpenSSL keeps its own.)
+        let at = KEEP - t.left;
         let (head, rest) = data.split_at_mut(n);
         let keystream = &t.keystream[at..at + n];
         t.left -= n;
         if self.params.mode != Mode::Cfb {
-            crate::bytes::xor_short(head, keystream);
+            crate::bytes::xor(head, keystream);
             return rest;
         }
+        // (CFB keeps a block at most: `at` is its position in the keystream's block.)
+        let at = at - (KEEP - t.mask - 1);
         // CFB: the block's ciphertext is the chain's next input.
         let dec = self.direction == Direction::Decrypt;
         for ((b, k), c) in head
