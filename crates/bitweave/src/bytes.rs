@@ -138,22 +138,30 @@ pub(crate) fn extend(out: &mut Vec<u8>, src: &[u8]) {
 
 /// `dst ^= src` over the length of `dst` (`src` at least as long).
 pub(crate) fn xor(dst: &mut [u8], src: &[u8]) {
-    if dst.len() <= 16 {
+    if dst.len() <= 32 {
         return xor_short(dst, &src[..dst.len()]);
     }
     #[cfg(target_arch = "x86_64")]
     x86::xor_simd(dst, src);
     #[cfg(not(target_arch = "x86_64"))]
-    dst.iter_mut().zip(src).for_each(|(d, s)| *d ^= s);
+    xor_pieces(dst, src);
 }
 
-/// `dst ^= src` for at most 16 bytes (`src` as long), in at most two overlapping words
+/// [`xor`] in pieces of [`xor_short`]'s size: the vector loops' remainders.
+fn xor_pieces(dst: &mut [u8], src: &[u8]) {
+    for (d, s) in dst.chunks_mut(32).zip(src.chunks(32)) {
+        xor_short(d, s);
+    }
+}
+
+/// `dst ^= src` for at most 32 bytes (`src` as long), in at most two overlapping words
 /// of the widest size that fits: a stream mode's left-over keystream is a few bytes per
 /// call, where a byte loop costs a cycle or two per byte (both words are read before
 /// either is written, so the overlap gets the same bytes twice).
+#[inline]
 fn xor_short(dst: &mut [u8], src: &[u8]) {
     let n = dst.len();
-    assert!(n <= 16 && src.len() == n, "at most 16 bytes, both as long");
+    assert!(n <= 32 && src.len() == n, "at most 32 bytes, both as long");
     macro_rules! words {
         ($t:ty, $w:expr) => {{
             let word =
@@ -167,6 +175,7 @@ fn xor_short(dst: &mut [u8], src: &[u8]) {
         }};
     }
     match n {
+        16.. => words!(u128, 16),
         8.. => words!(u64, 8),
         4.. => words!(u32, 4),
         2.. => words!(u16, 2),
@@ -194,7 +203,7 @@ mod x86 {
             // SAFETY: AVX2 detected just above.
             unsafe { xor_avx2(dst, src) }
         } else {
-            dst.iter_mut().zip(src).for_each(|(d, s)| *d ^= s);
+            super::xor_pieces(dst, src);
         }
     }
 
@@ -212,10 +221,7 @@ mod x86 {
                 let y = _mm512_loadu_si512(b.as_ptr().cast());
                 _mm512_storeu_si512(a.as_mut_ptr().cast(), _mm512_xor_si512(x, y));
             }
-            d.into_remainder()
-                .iter_mut()
-                .zip(s.remainder())
-                .for_each(|(a, b)| *a ^= b);
+            super::xor_pieces(d.into_remainder(), s.remainder());
         }
     }
 
@@ -233,10 +239,7 @@ mod x86 {
                 let y = _mm256_loadu_si256(b.as_ptr().cast());
                 _mm256_storeu_si256(a.as_mut_ptr().cast(), _mm256_xor_si256(x, y));
             }
-            d.into_remainder()
-                .iter_mut()
-                .zip(s.remainder())
-                .for_each(|(a, b)| *a ^= b);
+            super::xor_pieces(d.into_remainder(), s.remainder());
         }
     }
 }
@@ -263,7 +266,7 @@ mod tests {
     /// around the piece size, after what `out` already held.
     #[test]
     fn short_xors_equal_the_byte_loop() {
-        for n in 0..=16 {
+        for n in 0..=32 {
             let src: Vec<u8> = (0..n as u8).map(|i| i.wrapping_mul(77) ^ 0xa5).collect();
             let mut got: Vec<u8> = (0..n as u8).map(|i| i.wrapping_mul(31) ^ 3).collect();
             let want: Vec<u8> = got.iter().zip(&src).map(|(d, s)| d ^ s).collect();
