@@ -147,8 +147,10 @@ pub(crate) fn xor(dst: &mut [u8], src: &[u8]) {
     xor_pieces(dst, src);
 }
 
-/// [`xor`] in pieces of [`xor_short`]'s size: the vector loops' remainders.
+/// [`xor`] in pieces of [`xor_short`]'s size: the vector loops' remainders (`src` at
+/// least as long as `dst`).
 fn xor_pieces(dst: &mut [u8], src: &[u8]) {
+    let src = &src[..dst.len()];
     for (d, s) in dst.chunks_mut(32).zip(src.chunks(32)) {
         xor_short(d, s);
     }
@@ -264,6 +266,20 @@ mod tests {
 
     /// The piecewise copies equal `copy_from_slice` / `extend_from_slice` at lengths
     /// around the piece size, after what `out` already held.
+    #[test]
+    fn xors_take_a_longer_source() {
+        for n in [0, 5, 31, 33, 70, 200] {
+            let src: Vec<u8> = (0..n as u32 + 40).map(|i| (i * 7) as u8).collect();
+            let mut got: Vec<u8> = (0..n as u32).map(|i| (i * 3) as u8).collect();
+            let want: Vec<u8> = got.iter().zip(&src).map(|(d, s)| d ^ s).collect();
+            xor(&mut got, &src);
+            assert_eq!(got, want, "{n} bytes");
+            let mut pieces: Vec<u8> = (0..n as u32).map(|i| (i * 3) as u8).collect();
+            xor_pieces(&mut pieces, &src);
+            assert_eq!(pieces, want, "{n} bytes in pieces");
+        }
+    }
+
     #[test]
     fn short_xors_equal_the_byte_loop() {
         for n in 0..=32 {
