@@ -399,8 +399,13 @@ pub fn cap() -> Result<Option<Tier>, BadSetting> {
 
 /// Fails when `BITWEAVE_CPU` or `BITWEAVE_TUNING` holds an unknown value.
 pub fn check() -> Result<(), BadSetting> {
-    cap()?;
-    tuning_setting().map(|_| ())
+    // By reference: every `Cipher::new` asks, and cloning the settings cost more than
+    // reading them.
+    let state = state();
+    match (&state.cap, &state.tuning) {
+        (Err(bad), _) | (_, Err(bad)) => Err(bad.clone()),
+        _ => Ok(()),
+    }
 }
 
 /// The highest tier whose features this CPU reports, as the backends see it.
@@ -422,8 +427,9 @@ pub fn tuning_setting() -> Result<Option<Tuning>, BadSetting> {
 /// vendor's (AMD's for every vendor but Intel). An unknown value is an error at the first
 /// backend selection ([`check`]); until then the vendor's choices stand.
 pub fn tuning() -> Tuning {
-    match tuning_setting() {
-        Ok(Some(t)) => t,
+    // By reference, as `check` reads: every AES key schedule asks.
+    match &state().tuning {
+        Ok(Some(t)) => *t,
         _ if is_intel() => Tuning::Intel,
         _ => Tuning::Amd,
     }

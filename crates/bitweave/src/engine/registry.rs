@@ -439,26 +439,28 @@ pub fn select_for(cipher: CipherKind, name: Option<&str>, shape: Shape) -> Resul
 /// The default for (cipher, shape), chosen once: `BITWEAVE_BACKEND` is read when the
 /// process first selects, like the tier cap.
 fn default_for(cipher: CipherKind, shape: Shape) -> Result<BackendInfo> {
-    type Defaults = Vec<(CipherKind, Shape, Option<BackendInfo>)>;
+    /// Per cipher (in `CipherKind::ALL`'s order, its declaration order), the batch and
+    /// the serial choice: indexed, since every `Cipher::new` asks twice.
+    type Defaults = [[Option<BackendInfo>; 2]; CipherKind::ALL.len()];
     static DEFAULTS: OnceLock<Defaults> = OnceLock::new();
     let defaults = DEFAULTS.get_or_init(|| {
         let env = std::env::var(BACKEND_ENV).ok();
-        let mut v = Vec::new();
-        for kind in CipherKind::ALL {
-            for shape in [Shape::Batch, Shape::Serial] {
-                let chosen = env
-                    .as_deref()
+        CipherKind::ALL.map(|kind| {
+            [Shape::Batch, Shape::Serial].map(|shape| {
+                env.as_deref()
                     .and_then(|e| named(kind, e).ok())
-                    .or_else(|| usable_for(kind, shape).into_iter().next());
-                v.push((kind, shape, chosen));
-            }
-        }
-        v
+                    .or_else(|| usable_for(kind, shape).into_iter().next())
+            })
+        })
     });
-    defaults
-        .iter()
-        .find(|(k, s, _)| *k == cipher && *s == shape)
-        .and_then(|(_, _, b)| *b)
+    const _: () = {
+        let mut i = 0;
+        while i < CipherKind::ALL.len() {
+            assert!(CipherKind::ALL[i] as usize == i, "ALL in declaration order");
+            i += 1;
+        }
+    };
+    defaults[cipher as usize][shape as usize]
         .ok_or_else(|| Error::UnknownBackend("(none available)".into()))
 }
 
