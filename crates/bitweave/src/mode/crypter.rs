@@ -299,13 +299,20 @@ impl Crypter {
         }
         // The next block's keystream is what the mode makes of a zero block (CFB's chain
         // then holds the keystream, not the ciphertext: `use_tail` sets it when the block
-        // is whole).
-        let block = self.tail.mask + 1;
-        let mut keystream = [0u8; 16];
-        self.process_units(&mut keystream[..block]);
-        self.tail.keystream[KEEP - block..].copy_from_slice(&keystream[..block]);
-        crate::bytes::wipe(&mut keystream);
-        self.tail.left = block;
+        // is whole), made where the tail keeps it.
+        let t = &mut self.tail;
+        let block = t.mask + 1;
+        let keystream = &mut t.keystream[KEEP - block..];
+        keystream.fill(0);
+        let dec = self.direction == Direction::Decrypt;
+        Self::units(
+            &mut self.core,
+            &self.cipher,
+            self.params.mode,
+            dec,
+            keystream,
+        );
+        t.left = block;
         _ = self.use_tail(end);
     }
 
@@ -369,11 +376,17 @@ impl Crypter {
         if data.is_empty() {
             return;
         }
-        let c: &Cipher = &self.cipher;
-        let bs = c.block_size();
         let dec = self.direction == Direction::Decrypt;
-        let parts = parallel::chunks_for(data.len(), self.cipher.threads());
-        match (&mut self.core, self.params.mode) {
+        Self::units(&mut self.core, &self.cipher, self.params.mode, dec, data);
+    }
+
+    /// [`process_units`](Self::process_units) on the fields it reads, so a caller can
+    /// hand it another field's bytes (the tail's keystream).
+    #[inline]
+    fn units(core: &mut Core, c: &Cipher, mode: Mode, dec: bool, data: &mut [u8]) {
+        let bs = c.block_size();
+        let parts = parallel::chunks_for(data.len(), c.threads());
+        match (core, mode) {
             (Core::Ecb, _) => parallel::for_each_chunk(data, bs, parts, |_, chunk| {
                 if dec {
                     c.decrypt_blocks(chunk)
