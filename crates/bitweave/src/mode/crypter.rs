@@ -302,8 +302,10 @@ impl Crypter {
         // is whole), made where the tail keeps it.
         let t = &mut self.tail;
         let block = t.mask + 1;
+        // (Sixteen bytes, a constant, zeroed in two stores: a block size's fill was a
+        // `memset` call.)
+        t.keystream[KEEP - 16..].fill(0);
         let keystream = &mut t.keystream[KEEP - block..];
-        keystream.fill(0);
         let dec = self.direction == Direction::Decrypt;
         Self::units(
             &mut self.core,
