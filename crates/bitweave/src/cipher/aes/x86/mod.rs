@@ -410,11 +410,11 @@ const FRESH_DECRYPT_MAX: usize = 64;
 /// latency, not by how many blocks an instruction holds, and AES-NI's tail takes all
 /// its blocks in step, where VAES-256's takes pairs and then an odd block after them.
 /// (Why even counts gained in encryption too, by a cycle a call, is not established:
-/// decryption on VAES-256 already ran as fast.) Zen 4, default backend, ECB, TSC c/B best of three alternating runs with
-/// OpenSSL's: AES-128 encryption 32 B 1.120 → 1.098 (OpenSSL 1.098), 48 B 0.761 → 0.732,
-/// 112 B 0.358 → 0.333; AES-256 encryption 64 B 0.736 → 0.725 (OpenSSL 0.725); AES-128
-/// decryption 112 B 0.364 → 0.333. From eight blocks VAES wins (AES-128 144 B 0.293
-/// against 0.339 on AES-NI).
+/// decryption on VAES-256 already ran as fast.) Zen 4, default backend, ECB, TSC c/B, best
+/// of three alternating runs with OpenSSL's: AES-128 encryption 32 B 1.120 → 1.098
+/// (OpenSSL 1.098), 48 B 0.761 → 0.732, 112 B 0.358 → 0.333; AES-256 encryption 64 B
+/// 0.736 → 0.725 (OpenSSL 0.725); AES-128 decryption 112 B 0.364 → 0.333. From eight
+/// blocks VAES wins (AES-128 144 B 0.293 against 0.339 on AES-NI).
 const AESNI_MAX_BATCH: usize = 112;
 
 /// Batches (ECB, and the batch path of other modes) under this many bytes run VAES-256's
