@@ -135,6 +135,13 @@ impl Cipher {
         self.kind
     }
 
+    /// Whether serial work has a backend of its own beside the batch one (DES, 3DES and
+    /// SEED by default): there a block alone costs a serial kernel's latency, which a
+    /// batch call of a few blocks shares.
+    pub(crate) fn has_serial_backend(&self) -> bool {
+        matches!(self.backends, Backends::Two(_))
+    }
+
     /// The backend that runs serial work (see the type's doc); [`BlockCipher::backend`]
     /// names the one for batches.
     pub fn serial_backend(&self) -> &'static str {
