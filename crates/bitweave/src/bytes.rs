@@ -264,8 +264,8 @@ mod tests {
         }
     }
 
-    /// The piecewise copies equal `copy_from_slice` / `extend_from_slice` at lengths
-    /// around the piece size, after what `out` already held.
+    /// `xor` and its pieces read only the first `dst.len()` bytes of a longer source (CFB
+    /// decryption rows pass a whole chain buffer).
     #[test]
     fn xors_take_a_longer_source() {
         for n in [0, 5, 31, 33, 70, 200] {
@@ -291,6 +291,8 @@ mod tests {
         }
     }
 
+    /// The piecewise copies equal `copy_from_slice` / `extend_from_slice` at lengths
+    /// around the piece size, after what `out` already held.
     #[test]
     fn piecewise_copies_equal_the_plain_ones() {
         let src: Vec<u8> = (0..3 * COPY_PIECE + 5).map(|i| (i * 7 + 3) as u8).collect();

@@ -84,6 +84,12 @@ struct Tail {
 }
 
 impl Tail {
+    /// Keeps `rest` as the unused keystream, at the end of the buffer.
+    fn keep(&mut self, rest: &[u8]) {
+        self.keystream[KEEP - rest.len()..].copy_from_slice(rest);
+        self.left = rest.len();
+    }
+
     fn wipe(&mut self) {
         crate::bytes::wipe(&mut self.keystream);
         crate::bytes::wipe(&mut self.ciphertext);
@@ -333,8 +339,7 @@ impl Crypter {
         let (used, rest) = keystream[..make].split_at(data.len());
         crate::bytes::xor(data, used);
         let t = &mut self.tail;
-        t.keystream[KEEP - rest.len()..].copy_from_slice(rest);
-        t.left = rest.len();
+        t.keep(rest);
         t.ahead = (2 * t.ahead).min(KEEP);
         crate::bytes::wipe(&mut keystream[..make]);
     }
@@ -356,9 +361,7 @@ impl Crypter {
         self.process_units(&mut buf[..whole + block]);
         let (blocks, end) = data.split_at_mut(whole);
         blocks.copy_from_slice(&buf[..whole]);
-        let t = &mut self.tail;
-        t.keystream[KEEP - block..].copy_from_slice(&buf[whole..whole + block]);
-        t.left = block;
+        self.tail.keep(&buf[whole..whole + block]);
         crate::bytes::wipe(&mut buf);
         _ = self.use_tail(end);
     }
