@@ -3,13 +3,14 @@
 
 use core::arch::x86_64::*;
 
-use super::{block_aesni, RoundKeys};
+use super::{block_aesni, wide_part, RoundKeys, WIDE_GROUPS_FROM};
 use crate::cipher::prefetch_ahead;
 
-/// Defines a batch function: groups of eight registers of `$lanes` blocks each, then the
+/// Defines a batch function: groups of `$wide` registers from `$wide_from` bytes (see
+/// `WIDE_GROUPS_FROM`), then groups of eight registers of `$lanes` blocks each, then the
 /// remaining registers as one group, then single blocks on AES-NI.
 macro_rules! batch_fn {
-    ($name:ident, $features:literal, $vec:ty, $lanes:literal,
+    ($name:ident, $features:literal, $vec:ty, $lanes:literal, wide: ($wide:literal, $wide_from:expr),
      $load:ident, $store:ident, $keys:expr, $xor:ident, $enc:ident, $enclast:ident, $dec:ident, $declast:ident) => {
         #[target_feature(enable = $features)]
         pub(super) unsafe fn $name<const DEC: bool>(
@@ -28,6 +29,15 @@ macro_rules! batch_fn {
                     $enclast(s, kr)
                 }
             };
+            const WIDE: usize = $wide;
+            let len = blocks.len();
+            let (wide, blocks) = wide_part(blocks, $wide_from, WIDE * REG);
+            for (n, g) in wide.chunks_exact_mut(WIDE * REG).enumerate() {
+                let p = g.as_mut_ptr();
+                prefetch_ahead::<{ WIDE * REG / 64 }>(p, len - n * WIDE * REG);
+                // SAFETY: `g` holds WIDE registers; this fn's features are `in_step`'s.
+                unsafe { in_step::<WIDE, DEC>(&k, rounds, p) };
+            }
             let len = blocks.len();
             let mut groups = blocks.chunks_exact_mut(8 * REG);
             for (n, g) in (&mut groups).enumerate() {
@@ -57,24 +67,25 @@ macro_rules! batch_fn {
             unsafe {
                 match nregs {
                     0 => {}
-                    1 => tail::<1, DEC>(&k, rounds, p),
-                    2 => tail::<2, DEC>(&k, rounds, p),
-                    3 => tail::<3, DEC>(&k, rounds, p),
-                    4 => tail::<4, DEC>(&k, rounds, p),
-                    5 => tail::<5, DEC>(&k, rounds, p),
-                    6 => tail::<6, DEC>(&k, rounds, p),
-                    _ => tail::<7, DEC>(&k, rounds, p),
+                    1 => in_step::<1, DEC>(&k, rounds, p),
+                    2 => in_step::<2, DEC>(&k, rounds, p),
+                    3 => in_step::<3, DEC>(&k, rounds, p),
+                    4 => in_step::<4, DEC>(&k, rounds, p),
+                    5 => in_step::<5, DEC>(&k, rounds, p),
+                    6 => in_step::<6, DEC>(&k, rounds, p),
+                    _ => in_step::<7, DEC>(&k, rounds, p),
                 }
             }
-            /// R registers at `p` through every round, in step.
+            /// R registers at `p` through every round, in step: the wide groups and the
+            /// tail.
             #[target_feature(enable = $features)]
-            unsafe fn tail<const R: usize, const DEC: bool>(
+            unsafe fn in_step<const R: usize, const DEC: bool>(
                 k: &[$vec; 15],
                 rounds: usize,
                 p: *mut u8,
             ) {
                 let mut s: [$vec; R] = core::array::from_fn(|i| {
-                    // SAFETY: the caller's tail holds R registers at `p`.
+                    // SAFETY: the caller holds R registers at `p`.
                     $xor(unsafe { $load(p.add(i * REG).cast()) }, k[0])
                 });
                 for kr in &k[1..rounds] {
@@ -106,6 +117,7 @@ batch_fn!(
     "aes,sse2",
     __m128i,
     1,
+    wide: (12, WIDE_GROUPS_FROM),
     _mm_loadu_si128,
     _mm_storeu_si128,
     RoundKeys::v128,
@@ -120,6 +132,7 @@ batch_fn!(
     "aes,sse2,avx2,vaes",
     __m256i,
     2,
+    wide: (12, WIDE_GROUPS_FROM),
     _mm256_loadu_si256,
     _mm256_storeu_si256,
     RoundKeys::v256,
@@ -134,6 +147,7 @@ batch_fn!(
     "aes,sse2,avx512f,vaes",
     __m512i,
     4,
+    wide: (8, usize::MAX),
     _mm512_loadu_si512,
     _mm512_storeu_si512,
     |k: &RoundKeys| k.v128().map(|x| _mm512_broadcast_i32x4(x)),

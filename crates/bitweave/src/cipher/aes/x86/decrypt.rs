@@ -3,7 +3,7 @@
 
 use core::arch::x86_64::*;
 
-use super::AesX86;
+use super::{wide_part, AesX86, WIDE_GROUPS_FROM};
 use crate::cipher::{prefetch_ahead, STREAM_PREFETCH_BYTES};
 
 /// Single-stream CBC or full-block CFB decryption on VAES-512, front to back, 32 blocks
@@ -140,6 +140,14 @@ pub(super) unsafe fn stream_decrypt_vaes256<const CFB: bool>(
     // SAFETY: `prev` is one 16-byte block (the caller checked).
     let mut last = _mm256_broadcastsi128_si256(unsafe { _mm_loadu_si128(prev.as_ptr().cast()) });
     let len = data.len();
+    let (wide, data) = wide_part(data, WIDE_GROUPS_FROM, 384);
+    for (n, g) in wide.chunks_exact_mut(384).enumerate() {
+        let p = g.as_mut_ptr();
+        prefetch_ahead::<6>(p, len - 384 * n);
+        // SAFETY: `g` is twelve registers.
+        unsafe { decrypt_registers_vaes256::<CFB, 12>(k, rounds, &mut last, p) };
+    }
+    let len = data.len();
     let mut groups = data.chunks_exact_mut(256);
     for (n, g) in (&mut groups).enumerate() {
         let p = g.as_mut_ptr();
@@ -218,7 +226,7 @@ unsafe fn decrypt_registers_vaes256<const CFB: bool, const R: usize>(
                 c
             } else if i == 0 {
                 first_pair
-            } else if R == GROUP_REGISTERS {
+            } else if R >= GROUP_REGISTERS {
                 _mm256_loadu_si256(p.add(32 * i - 16).cast())
             } else {
                 _mm256_permute2x128_si256(_mm256_loadu_si256(p.add(32 * i - 32).cast()), c, 0x21)
@@ -274,6 +282,14 @@ pub(super) unsafe fn stream_decrypt_aesni<const CFB: bool>(
     let k = (if CFB { &aes.enc } else { aes.dec() }).v128();
     // SAFETY: `prev` is one 16-byte block (the caller checked).
     let mut last = unsafe { _mm_loadu_si128(prev.as_ptr().cast()) };
+    let len = data.len();
+    let (wide, data) = wide_part(data, WIDE_GROUPS_FROM, 192);
+    for (n, g) in wide.chunks_exact_mut(192).enumerate() {
+        let p = g.as_mut_ptr();
+        prefetch_ahead::<3>(p, len - 192 * n);
+        // SAFETY: `g` is twelve blocks.
+        unsafe { decrypt_blocks_aesni::<CFB, 12>(k, rounds, &mut last, p) };
+    }
     let len = data.len();
     let mut groups = data.chunks_exact_mut(128);
     for (n, g) in (&mut groups).enumerate() {

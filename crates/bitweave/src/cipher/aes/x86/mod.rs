@@ -417,6 +417,34 @@ const FRESH_DECRYPT_MAX: usize = 64;
 /// blocks VAES wins (AES-128 144 B 0.293 against 0.339 on AES-NI).
 const AESNI_MAX_BATCH: usize = 112;
 
+/// Calls from this many bytes run the batches and CBC/CFB decryption of AES-NI and
+/// VAES-256 in groups of twelve registers first (`batch::wide_groups`,
+/// `decrypt::stream_decrypt_aesni`, `decrypt::stream_decrypt_vaes256`), then in groups of
+/// eight. Eight registers in flight at two AES instructions a cycle exactly cover their
+/// latency of four, so the eight-register loop has no slack for its loads, XORs and
+/// stores and slows as it runs long. AMD Zen 4 (2026-12-05, TSC c/B, best of four or five
+/// alternating runs): under `BITWEAVE_CPU=aesni`, AES-128-ECB encryption with eight-block
+/// groups at 768 B / 1.5 / 3 / 6 / 12 / 16 KiB ran 0.227 / 0.229 / 0.230 / 0.230 / 0.232 /
+/// 0.232, with twelve 0.232 / 0.228 / 0.226 / 0.224 / 0.224 / 0.224 (AESENC's floor: ten a
+/// block, two a cycle, 0.223 at this clock; OpenSSL 0.227-0.229 in the same runs), and at
+/// 16 KiB AES-256-ECB 0.325 → 0.314, AES-256-CBC decryption 0.325 → 0.309; under
+/// `BITWEAVE_CPU=avx2`, at 16 KiB, VAES-256 AES-128-ECB 0.115 → 0.112, AES-256-ECB 0.163 →
+/// 0.157, AES-256-CBC decryption 0.162 → 0.154 (libgcrypt 0.157). Under 2 KiB the overlap
+/// between calls hides the eight-register loop's stalls and the wider group's longer
+/// start does not pay (AES-NI 768 B: 0.227 against 0.232).
+const WIDE_GROUPS_FROM: usize = 2048;
+
+/// `data` split into the whole groups of `group` bytes that run as wide groups (none
+/// under `from` bytes; see [`WIDE_GROUPS_FROM`]) and the rest.
+fn wide_part(data: &mut [u8], from: usize, group: usize) -> (&mut [u8], &mut [u8]) {
+    let wide = if data.len() >= from {
+        data.len() / group * group
+    } else {
+        0
+    };
+    data.split_at_mut(wide)
+}
+
 /// Batches (ECB, and the batch path of other modes) under this many bytes run VAES-256's
 /// kernel on a VAES-512 backend (measured; see `AesX86::crypt`).
 const VAES512_MIN_BATCH: usize = 4096;
@@ -856,6 +884,58 @@ mod tests {
                     aes.decrypt_blocks(&mut big);
                     soft.decrypt_blocks(&mut soft_big);
                     assert_eq!(big, soft_big, "ECB decryption after the fresh path, {what}");
+                }
+            }
+        }
+    }
+
+    /// Batches and CBC/CFB decryption around `WIDE_GROUPS_FROM`, where twelve-register
+    /// groups start ahead of the eight-register ones (lengths just under it, and every
+    /// remainder after twelve registers of AES-NI and of VAES-256), match `soft` at every
+    /// level this CPU runs and every key size.
+    #[test]
+    fn wide_groups_match_soft() {
+        use crate::cipher::aes::soft::AesSoft;
+        use crate::cipher::{cbc_decrypt_by_slabs, cfb_decrypt_by_slabs};
+        for level in [Level::AesNi, Level::Vaes256, Level::Vaes512] {
+            if !level.available() {
+                println!(
+                    "wide_groups_match_soft: SKIPPED {} (not on this CPU)",
+                    level.name()
+                );
+                continue;
+            }
+            for key_len in [16, 24, 32] {
+                let key: Vec<u8> = (0..key_len as u8)
+                    .map(|i| i.wrapping_mul(53) ^ 0x17)
+                    .collect();
+                let (aes, soft) = (AesX86::new_shared(&key, level).unwrap(), AesSoft::new(&key));
+                let lengths = (WIDE_GROUPS_FROM - 16..=WIDE_GROUPS_FROM + 400).step_by(16);
+                for len in lengths.chain([16 * 1024 + 80]) {
+                    let what = format!("aes-{} {}, {len} bytes", key_len * 8, level.name());
+                    let data: Vec<u8> = (0..len).map(|i| (i * 131 + len) as u8).collect();
+                    let iv = [0x3cu8; 16];
+                    for dec in [false, true] {
+                        let (mut got, mut want) = (data.clone(), data.clone());
+                        if dec {
+                            aes.decrypt_blocks(&mut got);
+                            soft.decrypt_blocks(&mut want);
+                        } else {
+                            aes.encrypt_blocks(&mut got);
+                            soft.encrypt_blocks(&mut want);
+                        }
+                        assert_eq!(got, want, "ECB, decrypt {dec}, {what}");
+                    }
+                    let (mut prev, mut got) = (iv, data.clone());
+                    aes.cbc_decrypt_rows(&mut prev, &mut got);
+                    let (mut soft_prev, mut want) = (iv, data.clone());
+                    cbc_decrypt_by_slabs(&soft, &mut soft_prev, &mut want);
+                    assert_eq!((got, prev), (want, soft_prev), "CBC decryption, {what}");
+                    let (mut prev, mut got) = (iv, data.clone());
+                    aes.cfb_decrypt_rows(&mut prev, &mut got);
+                    let (mut soft_prev, mut want) = (iv, data.clone());
+                    cfb_decrypt_by_slabs(&soft, &mut soft_prev, &mut want);
+                    assert_eq!((got, prev), (want, soft_prev), "CFB decryption, {what}");
                 }
             }
         }
