@@ -188,7 +188,8 @@ pub(super) unsafe fn stream_decrypt_vaes256<const CFB: bool>(
     }
 }
 
-/// Registers in one VAES-256 group.
+/// Registers in one VAES-256 group (twelve in long calls' first groups, see
+/// `WIDE_GROUPS_FROM`).
 const GROUP_REGISTERS: usize = 8;
 
 /// Decrypts the R registers (2R blocks) at `p` in place; `last` holds the ciphertext

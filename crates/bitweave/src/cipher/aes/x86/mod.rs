@@ -7,8 +7,9 @@
 //! Throughput comes from blocks in flight: one `AESENC` has a latency of several cycles
 //! but the CPU starts one or two per cycle, so each backend keeps eight independent
 //! registers busy per round — 8 blocks (`aesni`, 128-bit), 16 (`vaes256`, two blocks per
-//! ymm) or 32 (`vaes512`, four per zmm) — and cascades down for a tail: full-width
-//! groups, then one register at a time, then single blocks on AES-NI.
+//! ymm) or 32 (`vaes512`, four per zmm), twelve registers in long batches on `aesni` and
+//! `vaes256` (`WIDE_GROUPS_FROM`) — and cascades down for a tail: full-width groups,
+//! then one register at a time, then single blocks on AES-NI.
 //!
 //! Serial chains (`encrypt_chains` with one stream) keep the feedback block in a register
 //! for the whole run, so standard CBC/CFB/OFB encryption pays only the instruction
@@ -418,9 +419,10 @@ const FRESH_DECRYPT_MAX: usize = 64;
 const AESNI_MAX_BATCH: usize = 112;
 
 /// Calls from this many bytes run the batches and CBC/CFB decryption of AES-NI and
-/// VAES-256 in groups of twelve registers first (`batch::wide_groups`,
+/// VAES-256 in groups of twelve registers first (`batch_fn!`'s first loop,
 /// `decrypt::stream_decrypt_aesni`, `decrypt::stream_decrypt_vaes256`), then in groups of
-/// eight. Eight registers in flight at two AES instructions a cycle exactly cover their
+/// eight (VAES-512's eight zmm registers, at one 512-bit AES instruction a cycle on Zen 4,
+/// have slack and stay eight). Eight registers in flight at two AES instructions a cycle exactly cover their
 /// latency of four, so the eight-register loop has no slack for its loads, XORs and
 /// stores and slows as it runs long. AMD Zen 4 (2026-12-05, TSC c/B, best of four or five
 /// alternating runs): under `BITWEAVE_CPU=aesni`, AES-128-ECB encryption with eight-block
