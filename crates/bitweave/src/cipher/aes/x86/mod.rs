@@ -227,6 +227,15 @@ pub struct AesX86 {
 /// Kernel choices that differ by CPU vendor, measured per vendor ([`vendor_tuning`]).
 #[derive(Clone)]
 struct VendorTuning {
+    /// On a VAES-512 backend, batches (ECB, and the batch path of other modes) run
+    /// VAES-512's kernel from this call size (VAES-256's below it; see `AesX86::crypt`).
+    /// AMD Zen 4, VAES-256 with its twelve-register groups against VAES-512 (2026-12-05,
+    /// ECB encryption, TSC c/B, best of three): AES-128 4 / 8 / 16 / 64 KiB 0.113 / 0.113 /
+    /// 0.112 / 0.112 against 0.118 / 0.114 / 0.112 / 0.111, AES-256 0.158 / 0.158 / 0.157 /
+    /// 0.157 against 0.164 / 0.161 / 0.159 / 0.158: from 16 KiB. Intel keeps 4 KiB, where
+    /// the two were measured equal from 1 KiB before the wider groups (its 512-bit AES
+    /// instructions issue on their own port, so VAES-512 has the throughput there).
+    ecb_vaes512_from: usize,
     /// On a VAES-512 backend, single-stream CBC/CFB decryption runs
     /// `decrypt::stream_decrypt_vaes512` from this call size (VAES-256's kernel below it).
     decrypt_vaes512_from: usize,
@@ -381,11 +390,13 @@ impl AesX86 {
                 (Level::Vaes256, true) => crypt_vaes256::<true>(keys, self.rounds, blocks),
                 // Under 4 KiB VAES-256 is faster: VAES-512 broadcasts its 15 round keys per
                 // call (Zen 4, ECB encryption: 64 B 0.80 against 0.57 c/B, 256 B 0.22 against
-                // 0.17, 1 KiB 0.14 against 0.13, 2 KiB 0.14 against 0.12; equal at 4 KiB).
-                (Level::Vaes512, false) if blocks.len() < VAES512_MIN_BATCH => {
+                // 0.17, 1 KiB 0.14 against 0.13, 2 KiB 0.14 against 0.12; equal at 4 KiB),
+                // and on AMD up to 16 KiB since VAES-256's twelve-register groups (see
+                // `VendorTuning::ecb_vaes512_from`).
+                (Level::Vaes512, false) if blocks.len() < self.tuning.ecb_vaes512_from => {
                     crypt_vaes256::<false>(keys, self.rounds, blocks)
                 }
-                (Level::Vaes512, true) if blocks.len() < VAES512_MIN_BATCH => {
+                (Level::Vaes512, true) if blocks.len() < self.tuning.ecb_vaes512_from => {
                     crypt_vaes256::<true>(keys, self.rounds, blocks)
                 }
                 (Level::Vaes512, false) => crypt_vaes512::<false>(keys, self.rounds, blocks),
@@ -447,10 +458,6 @@ fn wide_part(data: &mut [u8], from: usize, group: usize) -> (&mut [u8], &mut [u8
     data.split_at_mut(wide)
 }
 
-/// Batches (ECB, and the batch path of other modes) under this many bytes run VAES-256's
-/// kernel on a VAES-512 backend (measured; see `AesX86::crypt`).
-const VAES512_MIN_BATCH: usize = 4096;
-
 /// The kernel choices by vendor. The call sizes at which single-stream CBC/CFB decryption
 /// and CTR run VAES-512's kernels on a VAES-512 backend (VAES-256's elsewhere): VAES-512's
 /// per-call set-up (broadcast
@@ -471,8 +478,8 @@ const VAES512_MIN_BATCH: usize = 4096;
 ///   every size, and CBC/CFB decryption on `stream_decrypt_vaes512` from 128 B (see
 ///   README, session 24).
 ///
-/// Other vendors take AMD's figures. (ECB stays at [`VAES512_MIN_BATCH`] on both: on the
-/// Intel machine the two ran equal from 1 KiB and VAES-512 10 % slower at 512 B.)
+/// Other vendors take AMD's figures. (ECB: on the Intel machine the two ran equal from
+/// 1 KiB and VAES-512 10 % slower at 512 B, so it keeps VAES-512 from 4 KiB.)
 ///
 /// AES-NI counter mode builds the counters of three or more groups in the vector
 /// registers on Intel and on the stack elsewhere (measured in `ctr::groups_from_octets`
@@ -485,6 +492,7 @@ const VAES512_MIN_BATCH: usize = 4096;
 fn vendor_tuning() -> VendorTuning {
     if crate::cpu::intel_tuning() {
         VendorTuning {
+            ecb_vaes512_from: 4096,
             decrypt_vaes512_from: 128,
             ctr_vaes512_registers: 0..usize::MAX,
             ctr_vaes512_from: usize::MAX,
@@ -493,6 +501,7 @@ fn vendor_tuning() -> VendorTuning {
         }
     } else {
         VendorTuning {
+            ecb_vaes512_from: 16384,
             decrypt_vaes512_from: 1024,
             ctr_vaes512_registers: 48..1024,
             ctr_vaes512_from: 16384,
