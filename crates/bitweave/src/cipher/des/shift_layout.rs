@@ -31,8 +31,8 @@ pub(crate) const TRUTH: [[u64; 4]; 8] = {
 };
 
 /// `PLACE[s][j]`: where output bit j of S-box s+1 lands after P, in spread form (both
-/// copies): the mask a looked-up bit selects (`shift64`, `shift256`), or in its low copy
-/// the position a pre-rotated table lands it on (`rotate256`).
+/// copies): the mask a looked-up bit selects (`shift256`), or in its low copy the
+/// position a pre-rotated table lands it on (`rotate256`, `shift64`).
 pub(crate) const PLACE: [[u64; 4]; 8] = {
     let mut m = [[0u64; 4]; 8];
     let mut s = 0;
