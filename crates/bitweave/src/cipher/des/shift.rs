@@ -167,24 +167,36 @@ const TURNED: [[u64; 4]; 8] = {
 /// bits; a rotation takes its count modulo 64, so the window needs no mask), an AND
 /// keeping the bit's P position and an OR into the output; the 32 bits land in the low
 /// copy, which one shift and OR copy to the high one. A rotation by a register is one
-/// instruction on x86-64 (`ror r64, cl`) and on ARM64 (`rorv`). The round before shifted
-/// each table's bit to the sign, spread it into a mask and selected both copies' P bits,
-/// four operations a bit against three: AMD Zen 4 under `BITWEAVE_CPU=aesni` (2026-12-05,
-/// 16 KiB, TSC c/B, best of three alternating runs) DES-CBC encryption 88.6 → 83.2,
-/// 3DES-CBC 266 → 246, 3DES-CFB8 2106 → 1765.
+/// instruction on x86-64 (`ror r64, cl`) and on ARM64 (`rorv`). The eight S-boxes are
+/// spelled out ([`sbox`]), so each one's window shift, tables and P positions are
+/// constants.
+///
+/// Before (2026-12-05), each table's bit was shifted to the sign, spread into a mask
+/// and both copies' P bits selected (four operations a bit against three), in a loop
+/// over the S-boxes that the compiler kept, loading each S-box's number, window and
+/// table addresses on every pass. AMD Zen 4 under `BITWEAVE_CPU=aesni` (16 KiB, TSC c/B,
+/// best of three alternating runs): DES-CBC encryption 88.6 → 83.2 with the rotation
+/// alone → 60.0 with the S-boxes spelled out, 3DES-CBC 266 → 246 → 170, 3DES-CFB8
+/// 2106 → 1765 → 1336.
 #[inline(always)]
 pub(super) fn f64(r: u64, k: &[u64; 8]) -> u64 {
-    let mut out = 0u64;
-    for (i, &s) in KEY_ORDER.iter().enumerate() {
-        // 63 - x in the low six bits, for the six-bit S-box input x (the key chunk is
-        // stored complemented).
-        let count = ((r ^ k[i]) >> WINDOW[s]) as u32;
-        for j in 0..4 {
-            let looked_up = opaque(TURNED[s][j]).rotate_right(count);
-            out |= opaque(looked_up) & (PLACE[s][j] & 0xFFFF_FFFF);
-        }
-    }
+    let out = (sbox::<0>(r, k) | sbox::<1>(r, k))
+        | (sbox::<2>(r, k) | sbox::<3>(r, k))
+        | ((sbox::<4>(r, k) | sbox::<5>(r, k)) | (sbox::<6>(r, k) | sbox::<7>(r, k)));
     out | out << 32
+}
+
+/// The four output bits of the S-box whose key chunk is `k[I]` ([`KEY_ORDER`]), on their P
+/// positions in the low copy (see [`f64`]).
+#[inline(always)]
+fn sbox<const I: usize>(r: u64, k: &[u64; 8]) -> u64 {
+    let s = KEY_ORDER[I];
+    // 63 - x in the low six bits, for the six-bit S-box input x (the key chunk is stored
+    // complemented).
+    let count = ((r ^ k[I]) >> WINDOW[s]) as u32;
+    let bit =
+        |j: usize| opaque(opaque(TURNED[s][j]).rotate_right(count)) & (PLACE[s][j] & 0xFFFF_FFFF);
+    (bit(0) | bit(1)) | (bit(2) | bit(3))
 }
 
 /// All rounds of `rounds` on spread (L, R) in the IP domain; returns the pre-output
@@ -282,7 +294,11 @@ impl Level {
     /// for a few blocks. Crossovers measured on AMD EPYC Zen 3 (ECB decryption,
     /// 2026-12-02, alternating six times, best TSC c/B, the batch figure first):
     /// - `shift64` against `sliced64` (the portable tier): DES 5 blocks 115 vs 105,
-    ///   6 blocks 95 vs 106; 3DES 4 blocks 349 vs 310, 5 blocks 289 vs 307.
+    ///   6 blocks 95 vs 106; 3DES 4 blocks 349 vs 310, 5 blocks 289 vs 307. Since
+    ///   `shift64` rotates (see [`f64`]), on AMD Zen 4 under `BITWEAVE_CPU=aesni`
+    ///   (2026-12-05, best of three): DES 6 blocks 70.0 vs 59.8, 7 blocks 60.0 vs 59.8,
+    ///   8 blocks 52.5 vs 59.7; 3DES 6 blocks 181 vs 170, 7 blocks 156 vs 170: 7 and 6.
+    ///   (ARM64's batch backend, `sliced128`, is not measured against it.)
     /// - `shift256` (four in step) against `sliced256`: DES 20 blocks 22.6 vs 21.2,
     ///   21 blocks 20.5 vs 22.3; 3DES 16 blocks 61.3 vs 58.5, 17 blocks 58.7 vs 64.1.
     ///   Intel's compare form (see `shift_x86`) is slower, so its crossover is probably
@@ -314,8 +330,8 @@ impl Level {
     pub fn serial_blocks(self, kind: crate::cipher::CipherKind) -> usize {
         let des = kind == crate::cipher::CipherKind::Des;
         match (self, des) {
-            (Level::Portable, true) => 5,
-            (Level::Portable, false) => 4,
+            (Level::Portable, true) => 7,
+            (Level::Portable, false) => 6,
             #[cfg(target_arch = "x86_64")]
             (Level::Avx2, true) => 20,
             #[cfg(target_arch = "x86_64")]
