@@ -187,7 +187,7 @@ pub(super) fn f64(r: u64, k: &[u64; 8]) -> u64 {
 }
 
 /// The four output bits of the S-box whose key chunk is `k[I]` ([`KEY_ORDER`]), on their P
-/// positions in the low copy (see [`f64`]).
+/// positions in the low copy (see [`f64()`]).
 #[inline(always)]
 fn sbox<const I: usize>(r: u64, k: &[u64; 8]) -> u64 {
     let s = KEY_ORDER[I];
@@ -295,7 +295,7 @@ impl Level {
     /// 2026-12-02, alternating six times, best TSC c/B, the batch figure first):
     /// - `shift64` against `sliced64` (the portable tier): DES 5 blocks 115 vs 105,
     ///   6 blocks 95 vs 106; 3DES 4 blocks 349 vs 310, 5 blocks 289 vs 307. Since
-    ///   `shift64` rotates (see [`f64`]), on AMD Zen 4 under `BITWEAVE_CPU=aesni`
+    ///   `shift64` rotates (see `f64`), on AMD Zen 4 under `BITWEAVE_CPU=aesni`
     ///   (2026-12-05, best of three): DES 6 blocks 70.0 vs 59.8, 7 blocks 60.0 vs 59.8,
     ///   8 blocks 52.5 vs 59.7; 3DES 6 blocks 181 vs 170, 7 blocks 156 vs 170: 7 and 6.
     ///   (ARM64's batch backend, `sliced128`, is not measured against it.)
