@@ -47,7 +47,9 @@
 
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
-use super::shift_layout::{fp, fp_first_byte, ip, IpRegister, KEY_ORDER, PLACE, TRUTH, WINDOW};
+use super::shift_layout::{
+    fp, fp_first_byte, ip, position, IpRegister, KEY_ORDER, PLACE, TRUTH, WINDOW,
+};
 use super::TdesKeys;
 use crate::cipher::{shift_left_one_bit, BlockCipher, Feedback, ModeKernels};
 
@@ -152,8 +154,7 @@ const TURNED: [[u64; 4]; 8] = {
     while s < 8 {
         let mut j = 0;
         while j < 4 {
-            let p = (PLACE[s][j] as u32).trailing_zeros();
-            t[s][j] = TRUTH[s][j].reverse_bits().rotate_left(p);
+            t[s][j] = TRUTH[s][j].reverse_bits().rotate_left(position(s, j));
             j += 1;
         }
         s += 1;

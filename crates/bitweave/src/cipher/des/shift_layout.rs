@@ -56,6 +56,12 @@ pub(crate) const PLACE: [[u64; 4]; 8] = {
     m
 };
 
+/// Where output bit j of S-box s+1 lands after P in the one-copy form (the low copy of
+/// [`PLACE`]): the position `rotate256`'s and `shift64`'s pre-rotated tables land it on.
+pub(crate) const fn position(s: usize, j: usize) -> u32 {
+    (PLACE[s][j] as u32).trailing_zeros()
+}
+
 /// Where S-box s+1's six input bits start in a spread half.
 pub(crate) const WINDOW: [u32; 8] = [28, 24, 20, 16, 12, 8, 4, 0];
 

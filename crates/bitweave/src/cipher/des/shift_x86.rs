@@ -23,7 +23,7 @@ use std::arch::x86_64::*;
 
 #[cfg(doc)]
 use super::shift_layout::fold_key;
-use super::shift_layout::{fp, ip, PLACE, TRUTH, WINDOW};
+use super::shift_layout::{fp, ip, position, PLACE, TRUTH, WINDOW};
 use crate::cipher::Feedback;
 
 /// f on broadcast spread halves, in one of the two instruction sets.
@@ -333,12 +333,6 @@ fn or_lanes(o: __m256i) -> __m256i {
 }
 
 // ---- rotate256: AVX-512VL --------------------------------------------------------------
-
-/// Where output bit j of S-box s lands after P in the one-copy form (the low copy of
-/// [`PLACE`]).
-const fn position(s: usize, j: usize) -> u32 {
-    (PLACE[s][j] as u32).trailing_zeros()
-}
 
 /// Per lane of a group (0: A, 1: B), the one-copy P positions of the output bits whose
 /// flags are set in `bits` (bit j for output bit j).
