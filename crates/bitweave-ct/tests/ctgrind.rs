@@ -130,12 +130,15 @@ fn assert_constant_time_with(targets: &[&str], env: &[(&str, &str)]) -> Outcome 
 fn aes_sliced_and_aesni_are_constant_time() {
     assert_constant_time(&[
         "aes-128/sliced64",
+        "aes-128/sliced128",
         "aes-128/sliced256",
         "aes-128/aesni",
         "aes-192/sliced64",
+        "aes-192/sliced128",
         "aes-192/sliced256",
         "aes-192/aesni",
         "aes-256/sliced64",
+        "aes-256/sliced128",
         "aes-256/sliced256",
         "aes-256/aesni",
     ]);
@@ -145,10 +148,13 @@ fn aes_sliced_and_aesni_are_constant_time() {
 fn des_family_and_seed_batch_kernels_are_constant_time() {
     assert_constant_time(&[
         "des/sliced64",
+        "des/sliced128",
         "des/sliced256",
         "des-ede/sliced64",
+        "des-ede/sliced128",
         "des-ede/sliced256",
         "des-ede3/sliced64",
+        "des-ede3/sliced128",
         "des-ede3/sliced256",
         "seed/ct64",
         "seed/aesni128",

@@ -154,7 +154,7 @@ fn des_serial(v: &mut Vec<BackendInfo>) {
 /// The bitsliced backends (`sliced64/128/256/512`, constant-time): for the DES family above
 /// `soft` so they are the default; for AES above `soft` but below AES-NI/VAES/ARMv8, so
 /// they are the constant-time default where the AES instructions are missing.
-/// `sliced128` (NEON) is registered on ARM64 only, as the x86 widths are on x86 only in
+/// `sliced128` is SSE2 on x86-64 and NEON on ARM64; the other x86 widths are on x86 only in
 /// effect (their features never appear elsewhere).
 fn sliced(v: &mut Vec<BackendInfo>) {
     use crate::slice::Width;
@@ -167,23 +167,18 @@ fn sliced(v: &mut Vec<BackendInfo>) {
         let w = WIDTHS[W as usize];
         Arc::new(aes::sliced::AesSliced::new(key, w).expect("registry checked availability"))
     }
-    #[cfg_attr(not(target_arch = "aarch64"), allow(unused_mut))]
-    let mut widths: Vec<(Width, u32, Build)> = vec![
+    let widths: [(Width, u32, Build); 4] = [
         (Width::W64, 30, des_build::<0>),
+        (Width::W128, 33, des_build::<1>),
         (Width::W256, 35, des_build::<2>),
         (Width::W512, 40, des_build::<3>),
     ];
-    #[cfg_attr(not(target_arch = "aarch64"), allow(unused_mut))]
-    let mut aes_widths: Vec<(Width, u32, Build)> = vec![
+    let aes_widths: [(Width, u32, Build); 4] = [
         (Width::W64, 20, aes_build::<0>),
+        (Width::W128, 23, aes_build::<1>),
         (Width::W256, 25, aes_build::<2>),
         (Width::W512, 30, aes_build::<3>),
     ];
-    #[cfg(target_arch = "aarch64")]
-    {
-        widths.insert(1, (Width::W128, 33, des_build::<1>));
-        aes_widths.insert(1, (Width::W128, 23, aes_build::<1>));
-    }
     let kinds = [
         (CipherKind::Des, &widths),
         (CipherKind::DesEde, &widths),
@@ -196,9 +191,11 @@ fn sliced(v: &mut Vec<BackendInfo>) {
         for &(w, priority, build) in ws {
             // For DES the single-block `shift` backends serve serial work; for AES the
             // bitsliced backends are the constant-time choice without AES instructions.
-            // One serial block costs a whole batch: NEON's 128 lanes are predicted at
-            // 1.4-2.1x `sliced64`'s speed per byte, so a batch of 128 costs as much or
-            // more than one of 64 (README, ARM64), and serial AES keeps `sliced64`.
+            // One serial block costs a whole batch, and a batch of 128 costs more than
+            // one of 64: SSE2's 128 lanes measured 1.72x `sliced64`'s speed per byte
+            // (a batch 11,200 against 9,600 TSC cycles; AES-128-CTR 16 KiB, AMD Zen 4
+            // under `BITWEAVE_CPU=portable`, 2026-12-05), NEON's are predicted at
+            // 1.4-2.1x (README, ARM64); so serial AES keeps `sliced64`.
             let serial_priority = match kind {
                 CipherKind::Des | CipherKind::DesEde | CipherKind::DesEde3 => 1,
                 _ if w == Width::W128 => priority - 4,
@@ -210,9 +207,9 @@ fn sliced(v: &mut Vec<BackendInfo>) {
                 features: w.features(),
                 priority,
                 serial_priority,
-                // Serial AES on ARM64 without its crypto extension (`sliced64` beside
-                // `sliced128`): a call that fits one 64-lane pass costs no more there
-                // than a 128-lane one (predicted 1.4-2.1x per byte, above).
+                // Serial AES without the AES instructions (`sliced64` beside
+                // `sliced128`): a call that fits one 64-lane pass costs less there than
+                // a 128-lane one (above).
                 serial_blocks: w.lanes(),
                 width: w.lanes(),
                 constant_time: true,

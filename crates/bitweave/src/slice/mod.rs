@@ -18,8 +18,8 @@
 //! - [`Lanes`]: `Logic` plus what data movement needs — per-64-bit-word shifts for the
 //!   transposition, and loads/stores of whole blocks.
 //!
-//! Implementations: `u64` (64 lanes, portable, [`portable`]), `arm::Neon` (128 lanes,
-//! ARM64), `x86::Avx2` (256 lanes; `x86::Avx512Vl` the same with `vpternlogq`) and
+//! Implementations: `u64` (64 lanes, portable, [`portable`]), `x86::Sse2` and `arm::Neon`
+//! (128 lanes), `x86::Avx2` (256 lanes; `x86::Avx512Vl` the same with `vpternlogq`) and
 //! `x86::Avx512` (512 lanes), and [`trace::Trace`], which records every operation as a
 //! [`trace::Gate`] so the *same* generic circuit code yields a gate list that an interpreter,
 //! a gate counter or the MX-1 cycle model can execute ([`trace::Circuit`]). That is the one

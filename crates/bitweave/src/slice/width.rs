@@ -23,6 +23,8 @@ pub fn run_kernel<K: Kernel>(w: Width, k: &mut K) {
         #[cfg(target_arch = "aarch64")]
         Width::W128 => arm::run_neon(k),
         #[cfg(target_arch = "x86_64")]
+        Width::W128 => x86::run_128(k),
+        #[cfg(target_arch = "x86_64")]
         Width::W256 => x86::run_256(k),
         #[cfg(target_arch = "x86_64")]
         Width::W512 => x86::run_avx512(k),
@@ -90,7 +92,7 @@ const PAD_ON_STACK: usize = 2048;
 pub enum Width {
     /// Portable `u64`: 64 lanes.
     W64,
-    /// ARM64 NEON: 128 lanes.
+    /// 128 lanes: SSE2 on x86-64, NEON on ARM64.
     W128,
     /// AVX2: 256 lanes.
     W256,
@@ -105,6 +107,8 @@ impl Width {
             Width::W64 => true,
             #[cfg(target_arch = "aarch64")]
             Width::W128 => arm::has_neon(),
+            #[cfg(target_arch = "x86_64")]
+            Width::W128 => x86::has_sse2(),
             #[cfg(target_arch = "x86_64")]
             Width::W256 => x86::has_avx2(),
             #[cfg(target_arch = "x86_64")]
@@ -123,6 +127,10 @@ impl Width {
     /// instructions); 512 lanes 7,900. AMD EPYC Zen 3 (2026-12-02, AVX2 only; DES in
     /// brackets) 64 lanes 15,500-16,500 (5,800-5,900), 256 lanes 10,700-11,200
     /// (4,800-5,000): its scalar units fall further behind its vector ones than Intel's.
+    /// SSE2's 128 lanes keep the portable 64 for their tails: on AMD Zen 4 (2026-12-05,
+    /// `BITWEAVE_CPU=portable`, TSC cycles per batch, 64 lanes against 128) AES costs
+    /// 9,600 against 11,200, 3DES 8,350 against 7,000 and DES 3,130 against 2,850; a tail
+    /// width serves every cipher, and DES's 128-lane gain is the smaller of the two.
     pub fn tail(self) -> Width {
         match self {
             #[cfg(target_arch = "x86_64")]
@@ -134,11 +142,12 @@ impl Width {
     }
 
     /// Whether the lane type this width runs on has only 2-input gates
-    /// ([`Logic::TWO_INPUT_GATES`](super::Logic::TWO_INPUT_GATES)): `u64`, and AVX2 where
-    /// AVX-512VL (`vpternlogq` on 256 lanes) is missing.
+    /// ([`Logic::TWO_INPUT_GATES`](super::Logic::TWO_INPUT_GATES)): `u64`, SSE2, and AVX2
+    /// where AVX-512VL (`vpternlogq` on 256 lanes) is missing.
     pub fn two_input_gates(self) -> bool {
         match self {
             Width::W64 => true,
+            Width::W128 => cfg!(target_arch = "x86_64"),
             #[cfg(target_arch = "x86_64")]
             Width::W256 => !x86::has_avx512vl(),
             _ => false,
@@ -169,6 +178,9 @@ impl Width {
     pub fn features(self) -> &'static [crate::cpu::Feature] {
         match self {
             Width::W64 => &[],
+            #[cfg(target_arch = "x86_64")]
+            Width::W128 => &[crate::cpu::Feature::Sse2],
+            #[cfg(not(target_arch = "x86_64"))]
             Width::W128 => &[crate::cpu::Feature::Neon],
             Width::W256 => &[crate::cpu::Feature::Avx2],
             Width::W512 => &[crate::cpu::Feature::Avx512f],

@@ -1,11 +1,17 @@
-//! The SIMD lane types: `Avx2` (256 lanes, `__m256i`), `Avx512Vl` (the same 256 lanes with
-//! [`Logic::tern`] as one `vpternlogq`, on CPUs with AVX-512VL) and `Avx512` (512 lanes,
-//! `__m512i`, `vpternlogq` too), and the `#[target_feature]` entry points that run a
-//! [`Kernel`] on them. This is the only module of the bitsliced code with `unsafe`.
+//! The SIMD lane types: `Sse2` (128 lanes, `__m128i`), `Avx2` (256 lanes, `__m256i`),
+//! `Avx512Vl` (the same 256 lanes with [`Logic::tern`] as one `vpternlogq`, on CPUs with
+//! AVX-512VL) and `Avx512` (512 lanes, `__m512i`, `vpternlogq` too), and the
+//! `#[target_feature]` entry points that run a [`Kernel`] on them. This is the only module
+//! of the x86 bitsliced code with `unsafe`.
+//!
+//! `Sse2` is for CPUs without AVX2 (and the `aesni` and `portable` tiers): SSE2 is part
+//! of every x86-64 CPU, and its 128-bit logic runs on the vector pipes, which are as many
+//! as the integer ALUs that run the portable `u64` lanes, at twice the lanes per
+//! operation.
 //!
 //! Soundness: the lane types are crate-private and only ever created inside a [`Kernel`]
-//! run through [`run_256`] / [`run_avx512`], which check the CPU features (standard
-//! library detection, cached) before entering the `#[target_feature]` function. The
+//! run through [`run_128`] / [`run_256`] / [`run_avx512`], which check the CPU features
+//! (standard library detection, cached) before entering the `#[target_feature]` function. The
 //! operations are `#[inline(always)]`, so inside those functions every intrinsic compiles to
 //! its single instruction.
 #![allow(unsafe_code)]
@@ -13,6 +19,11 @@
 use std::arch::x86_64::*;
 
 use super::{Kernel, Lanes, Logic};
+
+/// Whether this CPU runs the 128-lane kernels (every x86-64 CPU has SSE2).
+pub fn has_sse2() -> bool {
+    crate::cpu::has(crate::cpu::Feature::Sse2)
+}
 
 /// Whether this CPU runs the 256-lane kernels (under the tier cap).
 pub fn has_avx2() -> bool {
@@ -27,6 +38,13 @@ pub fn has_avx512() -> bool {
 /// Whether the 256-lane kernels run with `vpternlogq` (under the tier cap).
 pub fn has_avx512vl() -> bool {
     has_avx512() && crate::cpu::has(crate::cpu::Feature::Avx512vl)
+}
+
+/// # Safety
+/// The CPU must support SSE2.
+#[target_feature(enable = "sse2")]
+unsafe fn sse2_inner<K: Kernel>(k: &mut K) {
+    k.run::<Sse2>()
 }
 
 /// # Safety
@@ -48,6 +66,14 @@ unsafe fn avx512vl_inner<K: Kernel>(k: &mut K) {
 #[target_feature(enable = "avx512f")]
 unsafe fn avx512_inner<K: Kernel>(k: &mut K) {
     k.run::<Avx512>()
+}
+
+/// Runs `k` on 128-bit lanes. Panics if the CPU lacks SSE2 (never on x86-64).
+pub fn run_128<K: Kernel>(k: &mut K) {
+    assert!(has_sse2(), "128-lane kernel on a CPU without SSE2");
+    // SAFETY: has_sse2() (cpu::has(Sse2), which never reports a feature the CPU lacks)
+    // just returned true, the only requirement of sse2_inner.
+    unsafe { sse2_inner(k) }
 }
 
 /// Runs `k` on 256-bit lanes: with `vpternlogq` where AVX-512VL is there (a 3-input gate
@@ -85,6 +111,10 @@ pub fn run_avx512<K: Kernel>(k: &mut K) {
     unsafe { avx512_inner(k) }
 }
 
+/// 128 lanes in an SSE2 register.
+#[derive(Clone, Copy)]
+pub(crate) struct Sse2(__m128i);
+
 /// 256 lanes in an AVX2 register.
 #[derive(Clone, Copy)]
 pub(crate) struct Avx2(__m256i);
@@ -99,10 +129,95 @@ pub(crate) struct Avx512Vl(__m256i);
 pub(crate) struct Avx512(__m512i);
 
 // Safety of every `unsafe` block below: values of these types exist only inside
-// `avx2_inner`/`avx512vl_inner`/`avx512_inner`, entered after the detection in
-// `run_256`/`run_avx512`, so the AVX2 (resp. AVX-512VL, AVX-512F) instructions are
-// available; loads and stores go through unaligned intrinsics on slices whose length is
-// asserted first.
+// `sse2_inner`/`avx2_inner`/`avx512vl_inner`/`avx512_inner`, entered after the detection
+// in `run_128`/`run_256`/`run_avx512`, so the SSE2 (resp. AVX2, AVX-512VL, AVX-512F)
+// instructions are available; loads and stores go through unaligned intrinsics on slices
+// whose length is asserted first.
+
+/// SSE2 has no 3-input operation: the DES S-boxes take the 2-input circuits.
+impl Logic for Sse2 {
+    const TWO_INPUT_GATES: bool = true;
+    #[inline(always)]
+    fn splat(x: u64) -> Self {
+        // SAFETY: register-only; see the note above the impls.
+        Sse2(unsafe { _mm_set1_epi64x(x as i64) })
+    }
+    #[inline(always)]
+    fn xor(self, o: Self) -> Self {
+        // SAFETY: register-only; see the note above the impls.
+        Sse2(unsafe { _mm_xor_si128(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn and(self, o: Self) -> Self {
+        // SAFETY: register-only; see the note above the impls.
+        Sse2(unsafe { _mm_and_si128(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn or(self, o: Self) -> Self {
+        // SAFETY: register-only; see the note above the impls.
+        Sse2(unsafe { _mm_or_si128(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn andnot(self, o: Self) -> Self {
+        // SAFETY: register-only; see the note above the impls.
+        Sse2(unsafe { _mm_andnot_si128(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn not(self) -> Self {
+        self.xor(Self::splat(!0))
+    }
+}
+
+impl Lanes for Sse2 {
+    const WORDS: usize = 2;
+    #[inline(always)]
+    fn shl<const N: u32>(self) -> Self {
+        // SAFETY: register-only; see the note above the impls.
+        Sse2(unsafe { _mm_sll_epi64(self.0, _mm_cvtsi64_si128(N as i64)) })
+    }
+    #[inline(always)]
+    fn shr<const N: u32>(self) -> Self {
+        // SAFETY: register-only; see the note above the impls.
+        Sse2(unsafe { _mm_srl_epi64(self.0, _mm_cvtsi64_si128(N as i64)) })
+    }
+    #[inline(always)]
+    fn load8(src: &[u8]) -> Self {
+        assert!(src.len() >= 16);
+        // SAFETY: the length is asserted just above; see the note above the impls.
+        Sse2(unsafe { _mm_loadu_si128(src.as_ptr().cast()) })
+    }
+    #[inline(always)]
+    fn store8(self, dst: &mut [u8]) {
+        assert!(dst.len() >= 16);
+        // SAFETY: the length is asserted just above; see the note above the impls.
+        unsafe { _mm_storeu_si128(dst.as_mut_ptr().cast(), self.0) }
+    }
+    #[inline(always)]
+    fn load16(src: &[u8]) -> (Self, Self) {
+        assert!(src.len() >= 32);
+        // SAFETY: the length is asserted just above; see the note above the impls.
+        unsafe {
+            let a = _mm_loadu_si128(src.as_ptr().cast());
+            let b = _mm_loadu_si128(src.as_ptr().add(16).cast());
+            (
+                Sse2(_mm_unpacklo_epi64(a, b)),
+                Sse2(_mm_unpackhi_epi64(a, b)),
+            )
+        }
+    }
+    #[inline(always)]
+    fn store16(lo: Self, hi: Self, dst: &mut [u8]) {
+        assert!(dst.len() >= 32);
+        // SAFETY: the length is asserted just above; see the note above the impls.
+        unsafe {
+            _mm_storeu_si128(dst.as_mut_ptr().cast(), _mm_unpacklo_epi64(lo.0, hi.0));
+            _mm_storeu_si128(
+                dst.as_mut_ptr().add(16).cast(),
+                _mm_unpackhi_epi64(lo.0, hi.0),
+            );
+        }
+    }
+}
 
 impl Logic for Avx2 {
     const TWO_INPUT_GATES: bool = true;
@@ -431,11 +546,8 @@ mod tests {
         let mut want = Circuits { out: Vec::new() };
         want.run::<u64>();
         for (name, avail, run) in [
-            (
-                "avx2",
-                has_avx2(),
-                run_avx2::<Circuits> as fn(&mut Circuits),
-            ),
+            ("sse2", has_sse2(), run_128::<Circuits> as fn(&mut Circuits)),
+            ("avx2", has_avx2(), run_avx2::<Circuits>),
             ("avx512vl", has_avx512vl(), run_256::<Circuits>),
             ("avx512", has_avx512(), run_avx512::<Circuits>),
         ] {
@@ -460,10 +572,11 @@ mod tests {
     fn simd_transposition_round_trips() {
         for (name, avail, run) in [
             (
-                "avx2",
-                has_avx2(),
-                run_avx2::<RoundTrip> as fn(&mut RoundTrip),
+                "sse2",
+                has_sse2(),
+                run_128::<RoundTrip> as fn(&mut RoundTrip),
             ),
+            ("avx2", has_avx2(), run_avx2::<RoundTrip>),
             ("avx512vl", has_avx512vl(), run_256::<RoundTrip>),
             ("avx512", has_avx512(), run_avx512::<RoundTrip>),
         ] {

@@ -1,6 +1,6 @@
-//! `sliced64`, `sliced128` (ARM64 NEON), `sliced256`, `sliced512`: AES-128/192/256,
-//! bitsliced — one block per bit lane (64, 128, 256 or 512 blocks per batch), the
-//! interleaved-bitslice method of the MX-1 paper.
+//! `sliced64`, `sliced128` (SSE2 on x86-64, NEON on ARM64), `sliced256`, `sliced512`:
+//! AES-128/192/256, bitsliced — one block per bit lane (64, 128, 256 or 512 blocks per
+//! batch), the interleaved-bitslice method of the MX-1 paper.
 //!
 //! **Constant-time**: fixed sequences of Boolean operations on bit planes, no table
 //! lookups, no secret-dependent branch or index; round keys are all-zeros/all-ones masks

@@ -1,6 +1,6 @@
-//! `sliced64`, `sliced128` (ARM64 NEON), `sliced256`, `sliced512`: DES and triple DES,
-//! bitsliced — one block per bit lane (64, 128, 256 or 512 blocks per batch), the
-//! interleaved-bitslice method of the MX-1 paper.
+//! `sliced64`, `sliced128` (SSE2 on x86-64, NEON on ARM64), `sliced256`, `sliced512`:
+//! DES and triple DES, bitsliced — one block per bit lane (64, 128, 256 or 512 blocks per
+//! batch), the interleaved-bitslice method of the MX-1 paper.
 //!
 //! **Constant-time**: the data path is a fixed sequence of Boolean operations on bit
 //! planes; no branch or memory index depends on key or data. Round keys are stored as

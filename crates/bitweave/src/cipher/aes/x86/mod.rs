@@ -818,7 +818,7 @@ impl ModeKernels for AesX86 {
 }
 
 /// Keeps eight AES states' rounds in round-major order where the compiler would reorder
-/// them ([`in_order_8`](crate::cipher::in_order_8)): each round stays between what comes
+/// them ([`in_order_8`]): each round stays between what comes
 /// before and after it in the source.
 ///
 /// - Counter mode's unrolled rounds (`ctr`): without it, short of registers, LLVM ran
