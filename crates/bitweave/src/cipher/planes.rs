@@ -301,6 +301,12 @@ pub(crate) trait PlaneKeys: Clone + Send + Sync + Zeroize + ZeroizeOnDrop {
         Self: 'a;
     /// The cipher, or with `decrypt` the inverse cipher.
     fn cipher(&self, decrypt: bool) -> Self::Cipher<'_>;
+
+    /// The width a message's short tail runs at when the backend runs at `width`:
+    /// [`Width::tail`], unless the cipher's batches cost otherwise.
+    fn tail(width: Width) -> Width {
+        width.tail()
+    }
 }
 
 /// A bitsliced backend at one lane width (`sliced64/128/256/512`), for any cipher with
@@ -323,7 +329,7 @@ impl<K: PlaneKeys> Sliced<K> {
 
     fn crypt(&self, data: &mut [u8], decrypt: bool) {
         let block = <K::Cipher<'_> as PlaneCipher>::BLOCK;
-        for_each_batch(self.width, block, data, |w, data| {
+        for_each_batch(self.width, K::tail(self.width), block, data, |w, data| {
             ecb_batches(&self.keys.cipher(decrypt), w, data)
         });
     }

@@ -35,11 +35,13 @@ pub fn run_kernel<K: Kernel>(w: Width, k: &mut K) {
 
 /// Splits `data` (whole `block`-byte blocks) into bitsliced batches and hands each to
 /// `run` with the width to run it at: full batches at `width`; then, for a tail that
-/// [`Width::tail`] says fits a narrower width, whole batches at that width; then one
+/// fits the narrower width `narrow` (the cipher's choice, usually [`Width::tail`]),
+/// whole batches at that width; then one
 /// zero-padded batch at the narrowest width that holds the rest, whose scratch copy is
 /// wiped afterwards. Shared by every bitsliced cipher.
 pub(crate) fn for_each_batch(
     width: Width,
+    narrow: Width,
     block: usize,
     data: &mut [u8],
     mut run: impl FnMut(Width, &mut [u8]),
@@ -53,7 +55,6 @@ pub(crate) fn for_each_batch(
     if tail.is_empty() {
         return;
     }
-    let narrow = width.tail();
     let small = block * narrow.lanes();
     let (w, pad) = if tail.len() <= small || width == narrow {
         let (whole, rest) = tail.split_at_mut(tail.len() / small * small);
@@ -127,10 +128,9 @@ impl Width {
     /// instructions); 512 lanes 7,900. AMD EPYC Zen 3 (2026-12-02, AVX2 only; DES in
     /// brackets) 64 lanes 15,500-16,500 (5,800-5,900), 256 lanes 10,700-11,200
     /// (4,800-5,000): its scalar units fall further behind its vector ones than Intel's.
-    /// SSE2's 128 lanes keep the portable 64 for their tails: on AMD Zen 4 (2026-12-05,
+    /// SSE2's 128 lanes take the portable 64 for AES's tails: on AMD Zen 4 (2026-12-05,
     /// `BITWEAVE_CPU=portable`, TSC cycles per batch, 64 lanes against 128) AES costs
-    /// 9,600 against 11,200, 3DES 8,350 against 7,000 and DES 3,130 against 2,850; a tail
-    /// width serves every cipher, and DES's 128-lane gain is the smaller of the two.
+    /// 9,600 against 11,200 (DES, the other way round, keeps 128: see its `tail`).
     pub fn tail(self) -> Width {
         match self {
             #[cfg(target_arch = "x86_64")]
