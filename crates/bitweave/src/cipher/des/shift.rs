@@ -299,7 +299,11 @@ impl Level {
     ///   `shift64` rotates (see `f64`), on AMD Zen 4 under `BITWEAVE_CPU=aesni`
     ///   (2026-12-05, best of three): DES 6 blocks 70.0 vs 59.8, 7 blocks 60.0 vs 59.8,
     ///   8 blocks 52.5 vs 59.7; 3DES 6 blocks 181 vs 170, 7 blocks 156 vs 170: 7 and 6.
-    ///   (ARM64's batch backend, `sliced128`, is not measured against it.)
+    ///   x86-64 batches have run on SSE2's `sliced128` since, its DES tails on 128
+    ///   lanes (a cheaper batch): the same Zen 4 and cap (2026-12-05, best of three),
+    ///   DES 6 blocks 69.4 vs 60.0, 7 blocks 59.4 vs 59.9; 3DES 5 blocks 188 vs 170,
+    ///   6 blocks 157 vs 170: 6 and 5 there. ARM64 keeps 7 and 6 (its batch backend,
+    ///   NEON's `sliced128` with 64-lane tails, is not measured against it).
     /// - `shift256` (four in step) against `sliced256`: DES 20 blocks 22.6 vs 21.2,
     ///   21 blocks 20.5 vs 22.3; 3DES 16 blocks 61.3 vs 58.5, 17 blocks 58.7 vs 64.1.
     ///   Intel's compare form (see `shift_x86`) is slower, so its crossover is probably
@@ -331,6 +335,8 @@ impl Level {
     pub fn serial_blocks(self, kind: crate::cipher::CipherKind) -> usize {
         let des = kind == crate::cipher::CipherKind::Des;
         match (self, des) {
+            (Level::Portable, true) if cfg!(target_arch = "x86_64") => 6,
+            (Level::Portable, false) if cfg!(target_arch = "x86_64") => 5,
             (Level::Portable, true) => 7,
             (Level::Portable, false) => 6,
             #[cfg(target_arch = "x86_64")]
