@@ -163,8 +163,8 @@ fn des_family_and_seed_batch_kernels_are_constant_time() {
 }
 
 /// The single-block kernels that serve serial work (one chain, CFB8/CFB1, a few blocks):
-/// DES with a variable shift per S-box bit, SEED with its S-boxes on AESENCLAST; no table
-/// in memory.
+/// DES with a variable shift per S-box bit, SEED with its S-boxes on AESENCLAST, AES
+/// byte-sliced without the AES instructions; no table in memory.
 #[test]
 fn serial_kernels_are_constant_time() {
     assert_constant_time(&[
@@ -174,6 +174,9 @@ fn serial_kernels_are_constant_time() {
         "des-ede3/shift64",
         "des-ede3/shift256",
         "seed/aesni",
+        "aes-128/packed64",
+        "aes-192/packed64",
+        "aes-256/packed64",
     ]);
 }
 

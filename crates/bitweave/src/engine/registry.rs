@@ -102,6 +102,7 @@ fn table() -> Vec<BackendInfo> {
     #[cfg(target_arch = "aarch64")]
     arm_aes(&mut v);
     sliced(&mut v);
+    aes_serial(&mut v);
     des_serial(&mut v);
     seed_simd(&mut v);
     v
@@ -116,6 +117,30 @@ pub enum Shape {
     /// of a few blocks. Latency, not throughput, is the limit.
     Serial,
 }
+
+/// `packed64`: AES on one to four blocks at a time, byte-sliced in `u64` planes
+/// (constant-time): the default for serial work where the AES instructions are missing —
+/// above every bitsliced batch backend's serial priority (one block costs a whole batch
+/// there), below AES-NI, VAES and ARMv8 — and never for batches.
+fn aes_serial(v: &mut Vec<BackendInfo>) {
+    let build: Build = |k| Arc::new(aes::packed::AesPacked::new(k));
+    for kind in [CipherKind::Aes128, CipherKind::Aes192, CipherKind::Aes256] {
+        v.push(BackendInfo {
+            cipher: kind,
+            name: "packed64",
+            features: &[],
+            priority: 15,
+            serial_priority: 35,
+            serial_blocks: PACKED_SERIAL_BLOCKS,
+            width: 4,
+            constant_time: true,
+            build,
+        });
+    }
+}
+
+/// Independent blocks `packed64` keeps before the bitsliced batch takes them.
+const PACKED_SERIAL_BLOCKS: usize = 44;
 
 /// The single-block DES backends (`shift64`, `shift256`, `rotate256`, constant-time): the default for
 /// serial work, never for batches, where the bitsliced backends are 10-50x faster.

@@ -12,6 +12,7 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 #[cfg(target_arch = "aarch64")]
 pub mod arm;
 pub mod circuit;
+pub mod packed;
 pub mod sliced;
 pub mod soft;
 pub mod state;

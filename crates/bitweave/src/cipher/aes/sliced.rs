@@ -190,7 +190,7 @@ impl PlaneCipher for AesPlanes<'_> {
 // ---- 2. Key masks and backend glue -----------------------------------------------------
 
 /// SubWord through the S-box circuit: the four bytes in four lanes of a u64 plane set.
-fn sub_word_ct(w: u32) -> u32 {
+pub(super) fn sub_word_ct(w: u32) -> u32 {
     let b = w.to_be_bytes();
     let mut x = [0u64; 8];
     for (k, xk) in x.iter_mut().enumerate() {
