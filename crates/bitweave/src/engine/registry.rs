@@ -216,11 +216,13 @@ fn sliced(v: &mut Vec<BackendInfo>) {
         for &(w, priority, build) in ws {
             // For DES the single-block `shift` backends serve serial work; for AES the
             // bitsliced backends are the constant-time choice without AES instructions.
-            // One serial block costs a whole batch, and a batch of 128 costs more than
-            // one of 64: SSE2's 128 lanes measured 1.72x `sliced64`'s speed per byte
-            // (a batch 11,200 against 9,600 TSC cycles; AES-128-CTR 16 KiB, AMD Zen 4
-            // under `BITWEAVE_CPU=portable`, 2026-12-05), NEON's are predicted at
-            // 1.4-2.1x (README, ARM64); so serial AES keeps `sliced64`.
+            // Serial AES goes to `packed64` (below) wherever these are the AES
+            // backends; among the widths, one serial block costs a whole batch, and a
+            // batch of 128 costs more than one of 64: SSE2's 128 lanes measured 1.72x
+            // `sliced64`'s speed per byte (a batch 11,200 against 9,600 TSC cycles;
+            // AES-128-CTR 16 KiB, AMD Zen 4 under `BITWEAVE_CPU=portable`, 2026-12-05),
+            // NEON's are predicted at 1.4-2.1x (README, ARM64); so `sliced64` ranks
+            // above `sliced128` for serial work.
             let serial_priority = match kind {
                 CipherKind::Des | CipherKind::DesEde | CipherKind::DesEde3 => 1,
                 _ if w == Width::W128 => priority - 4,
@@ -232,9 +234,9 @@ fn sliced(v: &mut Vec<BackendInfo>) {
                 features: w.features(),
                 priority,
                 serial_priority,
-                // Serial AES without the AES instructions (`sliced64` beside
-                // `sliced128`): a call that fits one 64-lane pass costs less there than
-                // a 128-lane one (above).
+                // As the serial choice (named with `--backend`, or `sliced64` beside
+                // `sliced128` were `packed64` missing): a call that fits one 64-lane pass
+                // costs less there than a 128-lane one (above).
                 serial_blocks: w.lanes(),
                 width: w.lanes(),
                 constant_time: true,

@@ -36,9 +36,9 @@ pub fn run_kernel<K: Kernel>(w: Width, k: &mut K) {
 /// Splits `data` (whole `block`-byte blocks) into bitsliced batches and hands each to
 /// `run` with the width to run it at: full batches at `width`; then, for a tail that
 /// fits the narrower width `narrow` (the cipher's choice, usually [`Width::tail`]),
-/// whole batches at that width; then one
-/// zero-padded batch at the narrowest width that holds the rest, whose scratch copy is
-/// wiped afterwards. Shared by every bitsliced cipher.
+/// whole batches at that width; then one zero-padded batch at the narrowest width that
+/// holds the rest, whose scratch copy is wiped afterwards. Shared by every bitsliced
+/// cipher.
 pub(crate) fn for_each_batch(
     width: Width,
     narrow: Width,
