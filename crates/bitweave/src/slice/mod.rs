@@ -56,6 +56,7 @@ use ternary::{plan, tern_lowered};
 pub use transpose::{
     blocks16_from_planes, blocks16_from_planes_xor, blocks8_from_planes, blocks8_from_planes_xor,
     planes_from_blocks16, planes_from_blocks16_xor, planes_from_blocks8, planes_from_blocks8_xor,
+    transpose8,
 };
 pub(crate) use width::for_each_batch;
 pub use width::{run_kernel, Kernel, Width};

@@ -20,6 +20,21 @@ fn swap_stage<L: Lanes, const S: u32>(g: &mut [L; 8], d: usize, mask: u64) {
     }
 }
 
+/// The 8×8 bit transpose inside one `u64` (byte `r` bit `c` ↔ byte `c` bit `r`), the
+/// single-word form of the stages below; its own inverse. The byte-sliced AES and the
+/// shift-layout DES use it to turn eight bytes into eight bit planes.
+#[inline(always)]
+pub fn transpose8(mut x: u64) -> u64 {
+    let mut swap = |shift: u32, mask: u64| {
+        let t = (x ^ (x >> shift)) & mask;
+        x ^= t ^ (t << shift);
+    };
+    swap(7, 0x00AA_00AA_00AA_00AA);
+    swap(14, 0x0000_CCCC_0000_CCCC);
+    swap(28, 0x0000_0000_F0F0_F0F0);
+    x
+}
+
 /// The stages 32, 16, 8 on one group of eight rows.
 #[inline(always)]
 fn byte_stages<L: Lanes>(g: &mut [L; 8]) {

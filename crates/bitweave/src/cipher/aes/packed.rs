@@ -21,6 +21,7 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 use super::circuit::{inv_sbox_linear_part, sbox_linear_part};
 use super::KeySchedule;
 use crate::cipher::{BlockCipher, ModeKernels};
+use crate::slice::transpose8;
 
 /// Blocks per pass (four 16-bit groups in a `u64`).
 const BLOCKS: usize = 4;
@@ -131,19 +132,6 @@ fn decrypt(s: &mut State, keys: &[State]) {
         add_round_key(&mut t, k);
         *s = if r == nr { t } else { inv_mix_columns(&t) };
     }
-}
-
-/// An 8×8 bit transpose of a `u64`'s bytes: byte `k` bit `i` ↔ byte `i` bit `k`.
-#[inline(always)]
-fn transpose8(mut x: u64) -> u64 {
-    let mut swap = |shift: u32, mask: u64| {
-        let t = (x ^ (x >> shift)) & mask;
-        x ^= t ^ (t << shift);
-    };
-    swap(7, 0x00AA_00AA_00AA_00AA);
-    swap(14, 0x0000_CCCC_0000_CCCC);
-    swap(28, 0x0000_0000_F0F0_F0F0);
-    x
 }
 
 /// Up to four blocks (`blocks.len()` a multiple of 16, at most 64) as planes; missing

@@ -4,6 +4,7 @@
 //! delta swaps.
 
 use super::{P, SBOXES};
+use crate::slice::transpose8;
 
 // ---- Tables (public constants of the standard, computed at compile time) ---------------
 
@@ -99,14 +100,6 @@ const fn delta_swap(x: u64, mask: u64, shift: u32) -> u64 {
 }
 
 const BYTES: u64 = 0x0101_0101_0101_0101;
-
-/// Transposes the 8×8 bit matrix of a u64 (bit 8r + c ↔ bit 8c + r); its own inverse.
-#[inline(always)]
-fn transpose8(x: u64) -> u64 {
-    let x = delta_swap(x, 0x00AA_00AA_00AA_00AA, 7);
-    let x = delta_swap(x, 0x0000_CCCC_0000_CCCC, 14);
-    delta_swap(x, 0x0000_0000_F0F0_F0F0, 28)
-}
 
 /// In every byte, the odd bits to the low nibble and the even bits to the high one.
 #[inline(always)]
