@@ -595,12 +595,12 @@ unsafe fn partial_block(k: &[__m128i; 15], rounds: usize, x: __m128i, data: &mut
 
 /// Counter mode on AES-NI (with SSSE3 and SSE4.1, which every AES-NI CPU has): eight
 /// counter blocks per group, built branch-free (the counter starts from the IV, which the
-/// constant-time check treats as secret): one or two groups by 128-bit adds in the
-/// integer registers moved into vector registers; from three on, on Intel in the vector
-/// registers ([`groups_from_octets`]), elsewhere in the integer registers through a stack
-/// buffer ([`groups_from_stack`]): each is the faster on its vendor by 4-25 %. The data is
-/// folded into the last round key. A tail under one group runs only the blocks it needs,
-/// in place.
+/// constant-time check treats as secret): one or two groups (four on AMD) straight from
+/// the counter in the vector registers ([`counter_blocks_aesni`]); beyond, on Intel from
+/// a chain of bases in the vector registers ([`groups_from_octets`]), elsewhere in the
+/// integer registers through a stack buffer ([`groups_from_stack`]): each is the faster
+/// on its vendor by 4-25 %. The data is folded into the last round key. A tail under one
+/// group runs only the blocks it needs, in place.
 #[target_feature(enable = "aes,sse2,ssse3,sse4.1")]
 pub(super) unsafe fn ctr_aesni(aes: &AesX86, counter: &mut [u8], data: &mut [u8]) {
     // The round count a constant, so the rounds unroll (no loop branch per round; an
@@ -705,16 +705,16 @@ fn groups_from_octets<const ROUNDS: usize>(
     ctr
 }
 
-/// Three or more whole groups, their counters from [`StackCounters`] a group ahead;
+/// Five or more whole groups, their counters from [`StackCounters`] a group ahead;
 /// returns the counter after them. AMD's choice: built in vector registers instead (see
 /// [`groups_from_octets`]), the counters took ~20 of the ~35 vector operations beside a
 /// group's AESENCs, and some of them issued on the two AES pipes (Zen 4,
-/// `BITWEAVE_CPU=aesni`, 16 KiB: AES-128 0.24 → 0.23 TSC c/B, AES-256 0.32 → 0.31;
-/// 384 B 0.34 → 0.31). The first group's blocks, loaded right after their stores, wait
-/// for them to reach the cache: from three groups on that costs less than the buffer
-/// saves, for one or two more (128 B 0.42 → 0.49), so those take the integer path; the
-/// first of three or more taken from that path beside the buffer measured slower (384 B
-/// 0.36).
+/// `BITWEAVE_CPU=aesni`, 16 KiB: AES-128 0.24 → 0.23 TSC c/B, AES-256 0.32 → 0.31).
+/// The first group's blocks, loaded right after their stores, wait for them to reach the
+/// cache: up to four groups that costs more than the buffer saves (128 B 0.42 → 0.49 when
+/// one group took it), so those come from [`counter_blocks_aesni`]; the first of five or
+/// more taken from there beside the buffer measured slower (Zen 4, AES-128, 640 B 0.283
+/// against 0.277, 1 KiB 0.261 against 0.257).
 #[target_feature(enable = "aes,sse2,ssse3,sse4.1")]
 #[inline]
 fn groups_from_stack<const ROUNDS: usize>(
