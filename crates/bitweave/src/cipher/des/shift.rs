@@ -239,11 +239,11 @@ pub const BITSHUFFLE: &str = "bitshuffle512";
 #[cfg(target_arch = "x86_64")]
 const BITSHUFFLE_FROM: usize = 4;
 
-/// Whether `serial_blocks` takes `bitshuffle512`'s crossovers: where the CPU has the
-/// kernel, on AMD, where they were measured.
+/// Whether `serial_blocks` takes `bitshuffle512`'s crossovers: wherever the CPU has the
+/// kernel (measured on AMD and on Intel, see `serial_blocks`).
 #[cfg(target_arch = "x86_64")]
 fn bitshuffle_crossovers() -> bool {
-    super::bitalg_x86::available() && !crate::cpu::intel_tuning()
+    super::bitalg_x86::available()
 }
 
 /// Which implementation of the round runs.
@@ -306,8 +306,11 @@ impl Level {
     ///   NEON's `sliced128` with 64-lane tails, is not measured against it).
     /// - `shift256` (four in step) against `sliced256`: DES 20 blocks 22.6 vs 21.2,
     ///   21 blocks 20.5 vs 22.3; 3DES 16 blocks 61.3 vs 58.5, 17 blocks 58.7 vs 64.1.
-    ///   Intel's compare form (see `shift_x86`) is slower, so its crossover is probably
-    ///   later; not measured.
+    ///   Intel's compare form (see `shift_x86`) is slower, so it crosses earlier: on an
+    ///   Intel Xeon with AVX-512 under `BITWEAVE_CPU=avx2` (family 6 model 167,
+    ///   2026-12-05, ECB encryption, TSC c/B, four in step) 3DES 12 blocks 68.0 vs ~70,
+    ///   13 blocks 64.9 vs ~70 (CTR 12 blocks 74.4 vs ~77); DES 13 blocks 27.6 vs 25-27,
+    ///   14 blocks 24.6 vs 25.0, 16 blocks 21.9 vs 25: 12 and 14 there.
     /// - `rotate256` against `sliced512`: on an Intel Xeon with AVX-512 (family 6 model
     ///   207, 2026-12-02) a 3DES batch costs ~6,000 TSC cycles up to 2 KiB and overtook
     ///   `rotate256` from ~170 B, so 20 blocks; DES not measured there. On AMD Zen 4
@@ -327,8 +330,9 @@ impl Level {
     ///   6.90 vs 10.55, 1 KiB 6.85 vs 5.31 (a `sliced512` batch costs ~5,300 cycles up to
     ///   2 KiB, so they cross at ~96 blocks: 768 B ran 6.88, 776 B on `sliced512` 6.97);
     ///   DES 512 B 2.39 vs 4.97, 1 KiB 2.36 vs 2.54, 2 KiB 2.35 vs 1.12, so 128 blocks.
-    ///   Not measured on Intel, which runs the kernel from four blocks too but keeps the
-    ///   crossovers above until it is.
+    ///   The same on an Intel Xeon (family 6 model 167, 2026-12-05, same runs): 3DES
+    ///   768 B 6.78 vs 6.85 (a batch ~5,250 cycles), DES 1 KiB 2.31 vs 2.30, where its
+    ///   old crossover of 20 blocks had 192 B on `sliced512` at 26-30 c/B against 8.
     ///
     /// DES crosses later than triple DES: a batch's transposition does not triple with
     /// the rounds.
@@ -339,6 +343,10 @@ impl Level {
             (Level::Portable, false) if cfg!(target_arch = "x86_64") => 5,
             (Level::Portable, true) => 7,
             (Level::Portable, false) => 6,
+            #[cfg(target_arch = "x86_64")]
+            (Level::Avx2, true) if crate::cpu::intel_tuning() => 14,
+            #[cfg(target_arch = "x86_64")]
+            (Level::Avx2, false) if crate::cpu::intel_tuning() => 12,
             #[cfg(target_arch = "x86_64")]
             (Level::Avx2, true) => 20,
             #[cfg(target_arch = "x86_64")]

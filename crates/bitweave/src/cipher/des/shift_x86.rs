@@ -1162,28 +1162,26 @@ pub(crate) unsafe fn rounds_avx2(l: u64, r: u64, keys: &[[u64; 8]]) -> (u64, u64
 
 /// Every block of `blocks` through `shift256`'s rounds, several at a time in step: a lone
 /// block's round is a ~24-cycle chain on Zen 3 (~14 on Zen 4) that leaves most of its
-/// ~30 vector operations' slots empty. On AMD (the blend form) four blocks go in step:
-/// AMD EPYC Zen 3, 3DES ECB decryption (2026-12-02, two runs each), two / three / four in
+/// ~30 vector operations' slots empty. Four blocks go in step, then three, two, one.
+/// AMD EPYC Zen 3 (the blend form), 3DES ECB decryption (2026-12-02, two runs each), two / three / four in
 /// step at 64 B read 81-87 / 70-72 / 67-69 TSC c/B, DES 29.5 / 25.2 / 24.2-24.8. Intel
-/// (the compare form: eight operations more a round, on three vector ports) keeps the two
-/// it was tuned with; more in step were not measured there.
+/// (the compare form: eight operations more a round, on three vector ports) gains less
+/// but gains: Xeon family 6 model 167 under `BITWEAVE_CPU=avx2` (2026-12-05, ECB
+/// encryption, two runs), two / four in step at 64 B 3DES 76.3 / 68.7-70.6, DES
+/// 27.4-28.1 / 25.1; the blend form there 71.3-78.4 and 25.7-27.3.
 ///
 /// # Safety
 /// The CPU must have AVX2.
 #[target_feature(enable = "avx2")]
 pub(crate) unsafe fn crypt_avx2(blocks: &mut [u8], keys: &[[u64; 8]]) {
-    /// Four, three (blend form only), two in step, then one.
+    /// Four, three, two in step, then one.
     #[target_feature(enable = "avx2")]
     fn in_step<const BLEND: bool>(blocks: &mut [u8], keys: &[[u64; 8]]) {
         let c = Lanes::<BLEND>::new();
         // SAFETY: AVX2, enabled here, is all `Lanes` needs.
         unsafe {
-            let rest = if BLEND {
-                let rest = crypt_in_step::<4, _>(blocks, keys, &c);
-                crypt_in_step::<3, _>(rest, keys, &c)
-            } else {
-                blocks
-            };
+            let rest = crypt_in_step::<4, _>(blocks, keys, &c);
+            let rest = crypt_in_step::<3, _>(rest, keys, &c);
             let rest = crypt_in_step::<2, _>(rest, keys, &c);
             crypt_in_step::<1, _>(rest, keys, &c);
         }
