@@ -13,7 +13,7 @@ use crate::cipher::prefetch_ahead;
 /// constant-time check treats as secret (this kernel used to branch to another path for a
 /// group whose low half carried). AMD's kernel from 16 KiB (sent there by the dispatch:
 /// [`vendor_tuning`](super::vendor_tuning); Intel runs
-/// [`ctr_vaes512_registers`] at every size); the tail takes [`ctr_vaes256`], which sizes
+/// [`ctr_vaes512_registers`] from 49 B); the tail takes [`ctr_vaes256`], which sizes
 /// its registers to it.
 #[target_feature(enable = "aes,sse2,avx2,avx512f,avx512bw,vaes")]
 pub(super) unsafe fn ctr_vaes512(aes: &AesX86, counter: &mut [u8], data: &mut [u8]) {
@@ -80,8 +80,8 @@ pub(super) unsafe fn ctr_vaes512(aes: &AesX86, counter: &mut [u8], data: &mut [u
     }
 }
 
-/// Counter mode on VAES-512 with a short tail in zmm registers, Intel's kernel at every
-/// size and AMD's from 48 B to 1 KiB: 32 blocks per group in eight zmm registers, each register's four counter blocks built directly as
+/// Counter mode on VAES-512 with a short tail in zmm registers, Intel's kernel from 49 B
+/// (the AES-NI kernels take shorter calls there) and AMD's from 48 B to 1 KiB: 32 blocks per group in eight zmm registers, each register's four counter blocks built directly as
 /// [`counter_registers`] builds VAES-256's (a 128-bit add whose carry out of the low 64
 /// bits is a compare into a mask, not a branch: the counter comes from the IV), a tail in
 /// just the registers it needs, the last one partial through a masked load and store.
@@ -555,8 +555,8 @@ fn xor_partial(d: &mut [u8], ks: __m128i) {
     }
 }
 
-/// Counter mode on one block or less (1 to 16 bytes), at every level where the vendor's
-/// tuning takes it (AMD; see [`vendor_tuning`](super::vendor_tuning)): the counter block
+/// Counter mode on one block or less (1 to 16 bytes), at every level (AMD and Intel; see
+/// [`vendor_tuning`](super::vendor_tuning) for Intel's figures): the counter block
 /// is the block to encrypt, loaded whole (no byte swap, no add before the first round),
 /// and the counter's advance runs in the integer registers beside the rounds: no moves
 /// from the integer registers, byte swaps or lane arithmetic before the first round, so

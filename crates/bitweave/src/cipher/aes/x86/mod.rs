@@ -249,6 +249,9 @@ struct VendorTuning {
     ctr_aesni_octets: bool,
     /// CTR calls of 1 to 16 bytes run `ctr::ctr_one_block` at every level.
     ctr_one_block: bool,
+    /// CTR calls of up to this many bytes (beyond `ctr_one_block`'s) run the AES-NI
+    /// kernel at every level.
+    ctr_aesni_upto: usize,
 }
 
 impl AesX86 {
@@ -479,10 +482,15 @@ fn wide_part(data: &mut [u8], from: usize, group: usize) -> (&mut [u8], &mut [u8
 /// registers on Intel and on the stack elsewhere (measured in `ctr::groups_from_octets`
 /// and `ctr::groups_from_stack`).
 ///
-/// `ctr::ctr_one_block` takes 1-16-byte CTR calls on AMD, where it was measured (Zen 3;
-/// see its doc). Not on Intel: there a counter loaded whole and written back as one
-/// 16-byte store lost at 16 B in the VAES-256 kernel (README, session 26), and this
-/// kernel has not been measured on Intel.
+/// `ctr::ctr_one_block` takes 1-16-byte CTR calls, measured on AMD (Zen 3; see its
+/// doc) and on Intel (Xeon family 6 model 167, 2026-12-05, TSC c/B best of three, 16 B
+/// on VAES-512's registers → here: AES-128 1.758 → 1.124, AES-256 1.972 → 1.350;
+/// libgcrypt 1.867 and 1.946). On Intel the AES-NI kernel also takes calls of up to
+/// three blocks, where the VAES kernels' per-call set-up costs more than their width
+/// saves (same runs, AES-NI / VAES-256 / VAES-512: AES-128 32 B 0.765 / 0.794 / 0.878,
+/// 48 B 0.552 / 0.600 / 0.586, 64 B 0.444 / 0.450 / 0.419; AES-256 32 B 0.798 / 0.874 /
+/// 0.985, 48 B 0.583 / 0.671 / 0.656); not measured on AMD, which keeps the VAES kernels
+/// there.
 fn vendor_tuning() -> VendorTuning {
     if crate::cpu::intel_tuning() {
         VendorTuning {
@@ -491,7 +499,8 @@ fn vendor_tuning() -> VendorTuning {
             ctr_vaes512_registers: 0..usize::MAX,
             ctr_vaes512_from: usize::MAX,
             ctr_aesni_octets: true,
-            ctr_one_block: false,
+            ctr_one_block: true,
+            ctr_aesni_upto: 48,
         }
     } else {
         VendorTuning {
@@ -501,6 +510,7 @@ fn vendor_tuning() -> VendorTuning {
             ctr_vaes512_from: 16384,
             ctr_aesni_octets: false,
             ctr_one_block: true,
+            ctr_aesni_upto: 0,
         }
     }
 }
@@ -726,6 +736,10 @@ impl ModeKernels for AesX86 {
             // SAFETY: every level has AES-NI (an AesX86 exists only where it was detected).
             _ if self.tuning.ctr_one_block && (1..=16).contains(&data.len()) => unsafe {
                 ctr_one_block(self, counter, data)
+            },
+            // SAFETY: as above.
+            _ if data.len() <= self.tuning.ctr_aesni_upto => unsafe {
+                ctr_aesni(self, counter, data)
             },
             // SAFETY: an AesX86 at Vaes512 exists only where its features were detected.
             Level::Vaes512 if self.tuning.ctr_vaes512_registers.contains(&data.len()) => unsafe {
