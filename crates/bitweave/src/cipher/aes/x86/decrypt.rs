@@ -71,6 +71,81 @@ pub(super) unsafe fn stream_decrypt_vaes512<const CFB: bool>(
     }
 }
 
+/// The lone block after a tail's registers (where `ODD`; nothing otherwise), run on the
+/// 128-bit instructions round by round beside them, so it costs no pass of its own.
+struct OddBlock<const CFB: bool, const ODD: bool> {
+    at: *mut u8,
+    /// Its ciphertext, the next call's previous block.
+    c: __m128i,
+    /// What the last round folds in: CBC the previous ciphertext, CFB the block itself.
+    fold: __m128i,
+    state: __m128i,
+}
+
+impl<const CFB: bool, const ODD: bool> OddBlock<CFB, ODD> {
+    /// The block at `at` (its ciphertext and the one before it read now), XORed with `k0`.
+    ///
+    /// # Safety
+    /// Where `ODD`, the 16 bytes at `at` must be readable and writable, and the 16 before
+    /// them readable.
+    #[target_feature(enable = "aes,sse2")]
+    #[inline]
+    unsafe fn new(at: *mut u8, k0: __m128i) -> Self {
+        let zero = _mm_setzero_si128();
+        if !ODD {
+            return OddBlock {
+                at,
+                c: zero,
+                fold: zero,
+                state: zero,
+            };
+        }
+        // SAFETY: the caller's.
+        let (c, behind) = unsafe {
+            (
+                _mm_loadu_si128(at.cast()),
+                _mm_loadu_si128(at.sub(16).cast()),
+            )
+        };
+        let (input, fold) = if CFB { (behind, c) } else { (c, behind) };
+        OddBlock {
+            at,
+            c,
+            fold,
+            state: _mm_xor_si128(input, k0),
+        }
+    }
+
+    #[target_feature(enable = "aes,sse2")]
+    #[inline]
+    fn round(&mut self, k: __m128i) {
+        if ODD {
+            self.state = if CFB {
+                _mm_aesenc_si128(self.state, k)
+            } else {
+                _mm_aesdec_si128(self.state, k)
+            };
+        }
+    }
+
+    /// The last round with key `last`, the result stored; returns the block's ciphertext.
+    #[target_feature(enable = "aes,sse2")]
+    #[inline]
+    fn finish(&self, last: __m128i) -> __m128i {
+        if ODD {
+            let kf = _mm_xor_si128(last, self.fold);
+            let out = if CFB {
+                _mm_aesenclast_si128(self.state, kf)
+            } else {
+                _mm_aesdeclast_si128(self.state, kf)
+            };
+            // SAFETY: `new`'s contract made `at` writable where `ODD`.
+            unsafe { _mm_storeu_si128(self.at.cast(), out) };
+        }
+        self.c
+    }
+}
+
 /// A VAES-512 tail in `registers` (at most eight), and where `ODD` one block after them.
 ///
 /// # Safety
@@ -131,32 +206,11 @@ unsafe fn decrypt_registers_vaes512<const CFB: bool, const R: usize, const ODD: 
             _mm512_alignr_epi64(c[i], if i == 0 { *last } else { c[i - 1] }, 6)
         });
         let (input, fold) = if CFB { (behind, c) } else { (c, behind) };
-        // The odd block after the registers: its ciphertext and the one before it.
-        let odd_at = p.add(64 * R);
-        let (odd_c, odd_behind) = if ODD {
-            (
-                _mm_loadu_si128(odd_at.cast()),
-                _mm_loadu_si128(odd_at.sub(16).cast()),
-            )
-        } else {
-            (_mm_setzero_si128(), _mm_setzero_si128())
-        };
-        let (odd_in, odd_fold) = if CFB {
-            (odd_behind, odd_c)
-        } else {
-            (odd_c, odd_behind)
-        };
-        let mut y = _mm_xor_si128(odd_in, keys[0]);
+        let mut odd = OddBlock::<CFB, ODD>::new(p.add(64 * R), keys[0]);
         let k0 = _mm512_broadcast_i32x4(keys[0]);
         let mut x: [__m512i; R] = input.map(|v| _mm512_xor_si512(v, k0));
         for kr in &keys[1..rounds] {
-            if ODD {
-                y = if CFB {
-                    _mm_aesenc_si128(y, *kr)
-                } else {
-                    _mm_aesdec_si128(y, *kr)
-                };
-            }
+            odd.round(*kr);
             let kr = _mm512_broadcast_i32x4(*kr);
             x = x.map(|v| {
                 if CFB {
@@ -166,15 +220,7 @@ unsafe fn decrypt_registers_vaes512<const CFB: bool, const R: usize, const ODD: 
                 }
             });
         }
-        if ODD {
-            let kf = _mm_xor_si128(keys[rounds], odd_fold);
-            let out = if CFB {
-                _mm_aesenclast_si128(y, kf)
-            } else {
-                _mm_aesdeclast_si128(y, kf)
-            };
-            _mm_storeu_si128(odd_at.cast(), out);
-        }
+        let odd_c = odd.finish(keys[rounds]);
         let kl = _mm512_broadcast_i32x4(keys[rounds]);
         for i in 0..R {
             let kf = _mm512_xor_si512(kl, fold[i]);
@@ -347,22 +393,7 @@ unsafe fn decrypt_registers_vaes256<const CFB: bool, const R: usize, const ODD: 
         } else {
             first_pair
         };
-        // The odd block after the registers: its ciphertext and the one before it.
-        let odd_at = p.add(32 * R);
-        let (odd_c, odd_behind) = if ODD {
-            (
-                _mm_loadu_si128(odd_at.cast()),
-                _mm_loadu_si128(odd_at.sub(16).cast()),
-            )
-        } else {
-            (_mm_setzero_si128(), _mm_setzero_si128())
-        };
-        let (odd_in, odd_fold) = if CFB {
-            (odd_behind, odd_c)
-        } else {
-            (odd_c, odd_behind)
-        };
-        let mut y = _mm_xor_si128(odd_in, _mm256_castsi256_si128(k[0]));
+        let mut odd = OddBlock::<CFB, ODD>::new(p.add(32 * R), _mm256_castsi256_si128(k[0]));
         for kr in &k[1..rounds] {
             x = x.map(|v| {
                 if CFB {
@@ -371,24 +402,9 @@ unsafe fn decrypt_registers_vaes256<const CFB: bool, const R: usize, const ODD: 
                     _mm256_aesdec_epi128(v, *kr)
                 }
             });
-            if ODD {
-                let kr = _mm256_castsi256_si128(*kr);
-                y = if CFB {
-                    _mm_aesenc_si128(y, kr)
-                } else {
-                    _mm_aesdec_si128(y, kr)
-                };
-            }
+            odd.round(_mm256_castsi256_si128(*kr));
         }
-        if ODD {
-            let kf = _mm_xor_si128(_mm256_castsi256_si128(k[rounds]), odd_fold);
-            let out = if CFB {
-                _mm_aesenclast_si128(y, kf)
-            } else {
-                _mm_aesdeclast_si128(y, kf)
-            };
-            _mm_storeu_si128(odd_at.cast(), out);
-        }
+        let odd_c = odd.finish(_mm256_castsi256_si128(k[rounds]));
         for (i, v) in x.iter().enumerate() {
             let kf = _mm256_xor_si256(k[rounds], next);
             // Read before register i is overwritten: the next CBC fold overlaps it, and
