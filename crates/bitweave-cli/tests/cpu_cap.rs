@@ -7,7 +7,14 @@ mod common;
 use common::{bitweave, check_failure};
 use std::process::Output;
 
-const TIERS: [&str; 5] = ["portable", "aesni", "avx2-novaes", "avx2", "avx512"];
+const TIERS: [&str; 6] = [
+    "portable",
+    "aesni",
+    "avx2-novaes",
+    "avx2",
+    "avx2-gfni",
+    "avx512",
+];
 
 fn list(cap: Option<&str>) -> String {
     let mut cmd = bitweave();
@@ -146,6 +153,11 @@ fn every_reachable_tier_selects_its_own_backends() {
                 ("des", "sliced256", "shift256"),
                 ("seed", "vaes256", "aesni"),
             ],
+            "avx2-gfni" => &[
+                ("aes-256", "vaes256", "vaes256"),
+                ("des", "sliced256", "shift256"),
+                ("seed", "gfni256", "gfni128-avx2"),
+            ],
             "avx512" => &[("des", "sliced512", "rotate256")],
             "neon" => &[
                 ("aes-128", "sliced128", "packed64"),
@@ -165,7 +177,7 @@ fn every_reachable_tier_selects_its_own_backends() {
         let pi_default = aead.rsplit("(default ").next().unwrap();
         let want_pi = match tier {
             "portable" | "aesni" => Some("portable)"),
-            "avx2-novaes" | "avx2" => Some("avx2)"),
+            "avx2-novaes" | "avx2" | "avx2-gfni" => Some("avx2)"),
             _ => None,
         };
         if let Some(p) = want_pi {

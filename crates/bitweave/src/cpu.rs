@@ -11,6 +11,7 @@
 //! | x86-64 | `aesni` | + SSSE3, SSE4.1, AES-NI, PCLMULQDQ (no AVX2) |
 //! | x86-64 | `avx2-novaes` | + AVX2 (no VAES, no VPCLMULQDQ: the Intel Haswell to Cascade Lake and AMD Zen 1/2 class) |
 //! | x86-64 | `avx2` | + VAES-256, VPCLMULQDQ (no AVX-512, no GFNI: the AMD Zen 3 class) |
+//! | x86-64 | `avx2-gfni` | + GFNI (no AVX-512: the Intel Alder Lake to Arrow Lake client and Sierra Forest E-core server class) |
 //! | x86-64 | `avx512` | everything the CPU has (the default) |
 //! | ARM64 | `neon` | + NEON (Advanced SIMD), without the crypto extension |
 //! | ARM64 | `crypto` | + the ARMv8 crypto extension's AES instructions (the default) |
@@ -116,8 +117,8 @@ impl Feature {
             Feature::Ssse3 | Feature::Sse41 | Feature::Aes | Feature::Pclmulqdq => Tier::Aesni,
             Feature::Avx2 => Tier::Avx2NoVaes,
             Feature::Vaes | Feature::Vpclmulqdq => Tier::Avx2,
-            Feature::Gfni
-            | Feature::Avx512f
+            Feature::Gfni => Tier::Avx2Gfni,
+            Feature::Avx512f
             | Feature::Avx512bw
             | Feature::Avx512vl
             | Feature::Avx512vbmi
@@ -198,6 +199,7 @@ pub enum Tier {
     Aesni,
     Avx2NoVaes,
     Avx2,
+    Avx2Gfni,
     Avx512,
     Neon,
     Crypto,
@@ -211,6 +213,7 @@ impl Tier {
         Tier::Aesni,
         Tier::Avx2NoVaes,
         Tier::Avx2,
+        Tier::Avx2Gfni,
         Tier::Avx512,
     ];
     /// This architecture's tiers, lowest first.
@@ -229,6 +232,7 @@ impl Tier {
             Tier::Aesni => "aesni",
             Tier::Avx2NoVaes => "avx2-novaes",
             Tier::Avx2 => "avx2",
+            Tier::Avx2Gfni => "avx2-gfni",
             Tier::Avx512 => "avx512",
             Tier::Neon => "neon",
             Tier::Crypto => "crypto",
@@ -248,6 +252,7 @@ impl Tier {
             Tier::Aesni => &[Feature::Aes, Feature::Sse41],
             Tier::Avx2NoVaes => &[Feature::Avx2, Feature::Aes],
             Tier::Avx2 => &[Feature::Avx2, Feature::Aes, Feature::Vaes],
+            Tier::Avx2Gfni => &[Feature::Avx2, Feature::Aes, Feature::Vaes, Feature::Gfni],
             Tier::Avx512 => &[Feature::Avx512f, Feature::Avx512bw],
             Tier::Neon => &[Feature::Neon],
             Tier::Crypto => &[Feature::Neon, Feature::ArmAes],
@@ -545,6 +550,7 @@ mod tests {
             Tier::Aesni,
             Tier::Avx2NoVaes,
             Tier::Avx2,
+            Tier::Avx2Gfni,
             Tier::Avx512,
             Tier::Neon,
             Tier::Crypto,
@@ -577,5 +583,14 @@ mod tests {
             assert!(f.tier() > Tier::Avx2NoVaes, "{}", f.name());
         }
         assert!(Tier::Aesni < Tier::Avx2NoVaes && Tier::Avx2NoVaes < Tier::Avx2);
+    }
+
+    #[test]
+    fn the_alder_lake_tier_has_gfni_but_no_avx512() {
+        assert_eq!(Feature::Gfni.tier(), Tier::Avx2Gfni);
+        assert!(Feature::Vaes.tier() < Tier::Avx2Gfni);
+        for f in [Feature::Avx512f, Feature::Avx512vl, Feature::Avx512bitalg] {
+            assert!(f.tier() > Tier::Avx2Gfni, "{}", f.name());
+        }
     }
 }

@@ -67,6 +67,7 @@ pub fn disabled_features() -> &'static [&'static CStr] {
         c"arm-neon",
     ];
     let (list, above) = match cap() {
+        Ok(Some(Tier::Avx2Gfni)) => (X86_HIGHEST_FIRST, 1),
         Ok(Some(Tier::Avx2)) => (X86_HIGHEST_FIRST, 2),
         Ok(Some(Tier::Avx2NoVaes)) => (X86_HIGHEST_FIRST, 3),
         Ok(Some(Tier::Aesni)) => (X86_HIGHEST_FIRST, 6),

@@ -372,7 +372,10 @@ fn seed_simd(v: &mut Vec<BackendInfo>) {
         // BITWEAVE_CPU=aesni, SEED ECB 16 KiB: `aesni128` 7.1 c/B, `aesni` two in step
         // 35.4, `ct64` ~137 on Zen 4), `aesni256` eight where AVX2 exists without VAES
         // (same Xeon, `--backend`: 4.4 c/B against `aesni128`'s 6.6), and `gfni512`
-        // exists wherever `gfni128` does.
+        // exists wherever `gfni128` does. Where GFNI comes without AVX-512
+        // (`avx2-gfni`), `gfni128-avx2` takes serial work: Xeon family 6 model 167, CBC
+        // encryption 16 KiB, 30.7-32.5 TSC c/B against `gfni256`'s one-block 41.5 and
+        // `aesni`'s 48.6 (`gfni128` 27.9 where AVX-512VL exists).
         use seed::single::{Kernel, SeedOneBlock};
         fn one_block(
             kernel: &'static Kernel,
@@ -397,6 +400,9 @@ fn seed_simd(v: &mut Vec<BackendInfo>) {
         }));
         v.push(one_block(&seed::gfni::KERNEL, 15, 45, |k| {
             Arc::new(SeedOneBlock::new(k, &seed::gfni::KERNEL).expect("registry checked"))
+        }));
+        v.push(one_block(&seed::gfni_avx2::KERNEL, 14, 44, |k| {
+            Arc::new(SeedOneBlock::new(k, &seed::gfni_avx2::KERNEL).expect("registry checked"))
         }));
         for (level, priority, build) in levels {
             v.push(BackendInfo {

@@ -41,7 +41,7 @@ one_block_kernel!(
 );
 
 /// A word broadcast to the four 32-bit lanes.
-type V = __m128i;
+pub(super) type V = __m128i;
 
 /// `pshufb` indices for the mixing's term t: byte k of every 32-bit lane takes
 /// Y_j, j = (t - k) mod 4, from the register's low half (bytes 0-7, S1's outputs) when j
@@ -100,18 +100,19 @@ const FIX: u32 = {
 };
 
 /// G's vector constants, built once per call (public constants, not secrets).
-struct Consts {
-    to_aes: V,
+pub(super) struct Consts {
+    pub(super) to_aes: V,
     /// Per term t: m_t & S1's linear part (low half), m_t & S2's (high half).
-    sboxes: [V; 4],
-    terms: [V; 4],
-    fix: V,
+    pub(super) sboxes: [V; 4],
+    pub(super) terms: [V; 4],
+    pub(super) fix: V,
 }
 
 impl Consts {
+    /// SSE2 only, so [`super::gfni_avx2`]'s G builds them too.
     #[inline]
-    #[target_feature(enable = "gfni,avx512f,avx512vl,ssse3,sse4.1")]
-    fn new() -> Self {
+    #[target_feature(enable = "sse2")]
+    pub(super) fn new() -> Self {
         let bytes = |b: &[u8; 16]| {
             // SAFETY: 16 readable bytes; loadu has no alignment requirement.
             unsafe { _mm_loadu_si128(b.as_ptr().cast()) }

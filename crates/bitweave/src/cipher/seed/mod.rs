@@ -19,6 +19,8 @@ pub mod ct;
 pub mod field;
 #[cfg(target_arch = "x86_64")]
 pub mod gfni;
+#[cfg(target_arch = "x86_64")]
+pub mod gfni_avx2;
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 pub mod single;
 pub mod soft;
