@@ -1,5 +1,5 @@
 //! The constant-time SEED backends (`gfni512`, `gfni256`, `vaes256`, `aesni128`, `aesni`,
-//! `gfni128`, `armv8` on ARM64, `ct64`): their G functions and S-boxes against the
+//! `gfni128`, `gfni128-avx2`, `armv8` on ARM64, `ct64`): their G functions and S-boxes against the
 //! tables on all inputs, their key schedules against the table key schedule, and every
 //! registered SEED backend against `soft` on random lengths that cut register groups and
 //! registers short, on unaligned buffers and through the modes (CTR, CBC decryption
@@ -30,7 +30,11 @@ fn g_functions() -> Vec<(&'static str, GFn)> {
         ] {
             v.push((level.name(), Box::new(move |w| level.g(w))));
         }
-        for kernel in [&seed::aesni::KERNEL, &seed::gfni::KERNEL] {
+        for kernel in [
+            &seed::aesni::KERNEL,
+            &seed::gfni::KERNEL,
+            &seed::gfni_avx2::KERNEL,
+        ] {
             v.push((kernel.name, Box::new(|w| kernel.g(w))));
         }
     }
@@ -102,7 +106,14 @@ fn seed_backends() -> Vec<registry::BackendInfo> {
     // ones; ct64 everywhere.
     let expected: &[&str] = if cfg!(target_arch = "x86_64") {
         &[
-            "ct64", "aesni", "aesni128", "aesni256", "gfni128", "gfni256", "gfni512",
+            "ct64",
+            "aesni",
+            "aesni128",
+            "aesni256",
+            "gfni128",
+            "gfni128-avx2",
+            "gfni256",
+            "gfni512",
         ]
     } else if cfg!(target_arch = "aarch64") {
         &["ct64", "armv8"]

@@ -11,7 +11,7 @@
 
 use core::arch::x86_64::*;
 
-use super::gfni::{Consts, V};
+use super::gfni::{g_term, to_aes, Consts, V};
 use super::single::one_block_kernel;
 use crate::cpu::Feature;
 
@@ -25,15 +25,11 @@ one_block_kernel!(
     in_step = 4
 );
 
-/// G on a broadcast word ([`super::gfni`]'s, with plain XORs).
+/// G on a broadcast word ([`super::gfni`]'s terms, XORed with plain XORs).
 #[inline]
 #[target_feature(enable = "gfni,avx2")]
 fn g(x: V, c: &Consts) -> V {
-    let t = _mm_gf2p8affine_epi64_epi8::<0>(x, c.to_aes);
-    let term = |i: usize| {
-        let y = _mm_gf2p8affineinv_epi64_epi8::<0>(t, c.sboxes[i]);
-        _mm_shuffle_epi8(y, c.terms[i])
-    };
-    let early = _mm_xor_si128(_mm_xor_si128(term(0), term(1)), c.fix);
-    _mm_xor_si128(early, _mm_xor_si128(term(2), term(3)))
+    let t = to_aes(x, c);
+    let early = _mm_xor_si128(_mm_xor_si128(g_term(t, c, 0), g_term(t, c, 1)), c.fix);
+    _mm_xor_si128(early, _mm_xor_si128(g_term(t, c, 2), g_term(t, c, 3)))
 }
