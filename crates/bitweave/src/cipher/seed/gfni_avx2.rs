@@ -5,8 +5,9 @@
 //! arrives, so the late terms are two steps from G's output (one with `vpternlogd`).
 //!
 //! Without it these CPUs ran a serial SEED chain on `gfni256`'s batch kernel with one
-//! block in its lanes (Xeon family 6 model 167 under `BITWEAVE_CPU=avx2-gfni`, CBC
-//! encryption 16 KiB: 41.5 TSC c/B, 0.66× OpenSSL).
+//! block in its lanes. Xeon family 6 model 167 under `BITWEAVE_CPU=avx2-gfni`
+//! (2026-12-05), CBC encryption 16 KiB: 41.5 → 29.9 TSC c/B, 0.66× → 0.90× OpenSSL
+//! (`gfni128` 25.8-27.9 on the same core with AVX-512VL).
 #![allow(unsafe_code)]
 
 use core::arch::x86_64::*;
