@@ -43,8 +43,8 @@ use chains::{
 };
 use ctr::{ctr_aesni, ctr_one_block, ctr_vaes256, ctr_vaes512, ctr_vaes512_registers};
 use decrypt::{
-    decrypt_fresh_aesni, decrypt_rows_vaes512, stream_decrypt_aesni, stream_decrypt_vaes256,
-    stream_decrypt_vaes512, whole_rows_of_registers,
+    cfb_decrypt_one_block, decrypt_fresh_aesni, decrypt_rows_vaes512, stream_decrypt_aesni,
+    stream_decrypt_vaes256, stream_decrypt_vaes512, whole_rows_of_registers,
 };
 
 /// Which instruction set a keyed [`AesX86`] runs on.
@@ -717,7 +717,11 @@ impl ModeKernels for AesX86 {
         let vaes512_from = self.tuning.decrypt_vaes512_from;
         match self.level {
             // SAFETY: every level has AES-NI (an AesX86 exists only where it was
-            // detected); one chain block.
+            // detected); one chain block and one data block.
+            _ if prev.len() == 16 && data.len() == 16 => unsafe {
+                cfb_decrypt_one_block(self, prev, data)
+            },
+            // SAFETY: as above; one chain block.
             _ if prev.len() == 16 && data.len() <= self.tuning.cfb_decrypt_aesni_upto => unsafe {
                 stream_decrypt_aesni::<true>(self, prev, data)
             },
