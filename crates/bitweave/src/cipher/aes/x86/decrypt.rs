@@ -482,39 +482,54 @@ pub(super) unsafe fn stream_decrypt_aesni<const CFB: bool>(
     }
 }
 
-/// CFB decryption of exactly one block (16 bytes, one stream), at every level: the
-/// previous ciphertext block and the data loaded whole, the rounds unrolled for the key
-/// size, the data folded into the last round key, and the new chain block stored back
-/// as one 16-byte store, so the next call's load is forwarded from it. Through
-/// [`stream_decrypt_aesni`] a one-block call paid its group loops' set-up (two divisions
-/// by multiplication, a jump table, six register saves) and its rounds as a loop over
-/// the key schedule: Xeon family 6 model 167 under `BITWEAVE_CPU=avx2`, TSC c/B, best of
-/// three alternating runs, libgcrypt ~1.35-1.38 in the same runs: AES-128 1.33 → 0.98,
-/// AES-192 1.43 → 0.98, AES-256 1.63 → 1.09 (2026-12-05). AMD not measured (it ran the
-/// VAES kernels here).
+/// Full-block CFB decryption of one to four whole blocks (one stream), at every level:
+/// [`decrypt_blocks_aesni`] with the rounds unrolled for the key size, the data loaded
+/// whole, the new chain block stored back as one 16-byte store (so the next call's load is
+/// forwarded from it). Through [`stream_decrypt_aesni`] a short call paid its group loops'
+/// set-up (two divisions by multiplication, a jump table, six register saves) and its
+/// rounds as a loop over the key schedule, on the path from one call's ciphertext to the
+/// call after next's keystream. Xeon family 6 model 167 under `BITWEAVE_CPU=avx2`
+/// (2026-12-05), TSC c/B, best of three alternating runs (vs libgcrypt in the same runs):
+/// AES-128 16 B 1.42 → 1.05 (1.03× → 1.39×), 32 B 0.76 → 0.58, 64 B 0.42 → 0.35; AES-256
+/// 16 B 1.75 → 1.12 (0.84× → 1.31×), 32 B 0.88 → 0.72, 64 B level (0.45-0.47). CBC
+/// decryption measured no faster this way (each in-place call waits on the one before's
+/// rounds, which hide the set-up): it stays on the stream kernels. AMD not measured (it
+/// ran the VAES kernels here).
+///
+/// # Safety
+/// The CPU has AES-NI, `prev` is one block and `data` one to four whole blocks.
 #[target_feature(enable = "aes,sse2")]
-pub(super) unsafe fn cfb_decrypt_one_block(aes: &AesX86, prev: &mut [u8], data: &mut [u8]) {
+pub(super) unsafe fn cfb_decrypt_few(aes: &AesX86, prev: &mut [u8], data: &mut [u8]) {
+    /// `R` blocks with the round count a constant in each arm, so the rounds unroll.
     #[target_feature(enable = "aes,sse2")]
     #[inline]
-    fn run<const ROUNDS: usize>(k: &[__m128i; 15], prev: &mut [u8], data: &mut [u8]) {
-        // SAFETY: `prev` and `data` are 16 bytes each (the caller checked).
+    unsafe fn blocks<const R: usize>(
+        k: &[__m128i; 15],
+        rounds: usize,
+        last: &mut __m128i,
+        p: *mut u8,
+    ) {
+        // SAFETY: the caller hands R blocks at `p`.
         unsafe {
-            let iv = _mm_loadu_si128(prev.as_ptr().cast());
-            let c = _mm_loadu_si128(data.as_ptr().cast());
-            let mut x = _mm_xor_si128(iv, k[0]);
-            for kr in &k[1..ROUNDS] {
-                x = _mm_aesenc_si128(x, *kr);
+            match rounds {
+                10 => decrypt_blocks_aesni::<true, R>(k, 10, last, p),
+                12 => decrypt_blocks_aesni::<true, R>(k, 12, last, p),
+                _ => decrypt_blocks_aesni::<true, R>(k, 14, last, p),
             }
-            let out = _mm_aesenclast_si128(x, _mm_xor_si128(k[ROUNDS], c));
-            _mm_storeu_si128(data.as_mut_ptr().cast(), out);
-            _mm_storeu_si128(prev.as_mut_ptr().cast(), c);
         }
     }
-    let k = aes.enc.v128();
-    match aes.rounds {
-        10 => run::<10>(k, prev, data),
-        12 => run::<12>(k, prev, data),
-        _ => run::<14>(k, prev, data),
+    debug_assert!(prev.len() == 16 && data.len().is_multiple_of(16) && data.len() <= 64);
+    let (k, rounds, p) = (aes.enc.v128(), aes.rounds, data.as_mut_ptr());
+    // SAFETY: `prev` is one block; each arm reads and writes `data`'s whole blocks.
+    unsafe {
+        let mut last = _mm_loadu_si128(prev.as_ptr().cast());
+        match data.len() / 16 {
+            1 => blocks::<1>(k, rounds, &mut last, p),
+            2 => blocks::<2>(k, rounds, &mut last, p),
+            3 => blocks::<3>(k, rounds, &mut last, p),
+            _ => blocks::<4>(k, rounds, &mut last, p),
+        }
+        _mm_storeu_si128(prev.as_mut_ptr().cast(), last);
     }
 }
 

@@ -43,7 +43,7 @@ use chains::{
 };
 use ctr::{ctr_aesni, ctr_one_block, ctr_vaes256, ctr_vaes512, ctr_vaes512_registers};
 use decrypt::{
-    cfb_decrypt_one_block, decrypt_fresh_aesni, decrypt_rows_vaes512, stream_decrypt_aesni,
+    cfb_decrypt_few, decrypt_fresh_aesni, decrypt_rows_vaes512, stream_decrypt_aesni,
     stream_decrypt_vaes256, stream_decrypt_vaes512, whole_rows_of_registers,
 };
 
@@ -417,6 +417,12 @@ impl AesX86 {
 /// the `AESIMC`s would compete with the rounds on every call of a reused context.
 const FRESH_DECRYPT_MAX: usize = 64;
 
+/// Whether a single-stream CFB decryption of `bytes` goes to `decrypt::cfb_decrypt_few`:
+/// one to four whole blocks.
+fn few_blocks(bytes: usize) -> bool {
+    (16..=64).contains(&bytes) && bytes.is_multiple_of(16)
+}
+
 /// Batches (ECB, and the batch path of other modes) of up to this many bytes (seven
 /// blocks) run AES-NI's kernel at every level: a short batch is bound by its rounds'
 /// latency, not by how many blocks an instruction holds, and AES-NI's tail takes all
@@ -717,9 +723,9 @@ impl ModeKernels for AesX86 {
         let vaes512_from = self.tuning.decrypt_vaes512_from;
         match self.level {
             // SAFETY: every level has AES-NI (an AesX86 exists only where it was
-            // detected); one chain block and one data block.
-            _ if prev.len() == 16 && data.len() == 16 => unsafe {
-                cfb_decrypt_one_block(self, prev, data)
+            // detected); one chain block and one to four whole blocks.
+            _ if prev.len() == 16 && few_blocks(data.len()) => unsafe {
+                cfb_decrypt_few(self, prev, data)
             },
             // SAFETY: as above; one chain block.
             _ if prev.len() == 16 && data.len() <= self.tuning.cfb_decrypt_aesni_upto => unsafe {
