@@ -253,7 +253,8 @@ struct VendorTuning {
     /// kernel at every level.
     ctr_aesni_upto: usize,
     /// Single-stream CFB decryption of up to this many bytes runs the AES-NI kernel at
-    /// every level.
+    /// every level (since `decrypt::cfb_decrypt_few` takes one to four whole blocks on
+    /// every vendor, that leaves the calls that end in a partial block).
     cfb_decrypt_aesni_upto: usize,
 }
 
