@@ -1159,6 +1159,8 @@ unsafe fn chain<F: RoundFunction<V = __m256i>>(
             fp(h.0, h.1, b);
         }
     }
+    // The buffer last held outputs, which for OFB decryption are plaintext.
+    crate::bytes::wipe(&mut halves[..CHAIN_PASS.min(data.len() / 8)]);
     fp(lane0(zl), lane0(zr), state);
 }
 
