@@ -10,6 +10,8 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 
 #[cfg(target_arch = "x86_64")]
 mod bitalg_x86;
+#[cfg(target_arch = "x86_64")]
+mod byteshuffle_x86;
 pub mod circuit;
 pub mod circuit2;
 #[cfg(target_arch = "x86_64")]

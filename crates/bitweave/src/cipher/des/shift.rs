@@ -30,7 +30,9 @@
 //! `rotate256`'s byte-sliced kernel where the CPU has AVX-512 BITALG, VBMI and GFNI
 //! (`bitshuffle512`, `bitalg_x86`): eight blocks to a zmm register, one byte per bit
 //! position, and four `vpshufbitqmb` a round look up all 32 S-box output bits of the
-//! eight.
+//! eight. On AVX2 they run on `shift256`'s (`byteshuffle256`, `byteshuffle_x86`): sixteen
+//! blocks to four ymm registers, one byte per (S-box, block), the S-boxes looked up by
+//! `vpshufb` into bytes that already hold P's and E's placement.
 //!
 //! # Representation
 //!
@@ -68,6 +70,9 @@ pub(crate) struct Rounds {
     /// The same round keys as 48-bit words (bit 47: the key's first bit), for the
     /// byte-sliced kernel (`bitalg_x86`); empty where the CPU lacks it.
     pub(crate) plain: Vec<u64>,
+    /// The same round keys in `byteshuffle256`'s register form, on `shift256` only.
+    #[cfg(target_arch = "x86_64")]
+    pub(crate) lanes: Vec<[super::byteshuffle_x86::Ymm; 4]>,
 }
 
 // Wiped at memset speed: `zeroize` on a Vec clears its whole allocation with volatile byte
@@ -76,6 +81,8 @@ impl Zeroize for Rounds {
     fn zeroize(&mut self) {
         crate::bytes::wipe(&mut self.keys);
         crate::bytes::wipe(&mut self.plain);
+        #[cfg(target_arch = "x86_64")]
+        crate::bytes::wipe(&mut self.lanes);
     }
 }
 
@@ -94,6 +101,8 @@ impl Rounds {
         Rounds {
             keys: self.keys.iter().rev().copied().collect(),
             plain: self.plain.iter().rev().copied().collect(),
+            #[cfg(target_arch = "x86_64")]
+            lanes: self.lanes.iter().rev().copied().collect(),
         }
     }
 
@@ -120,7 +129,21 @@ impl Rounds {
         };
         #[cfg(not(target_arch = "x86_64"))]
         let plain = Vec::new();
-        Rounds { keys, plain }
+        #[cfg(target_arch = "x86_64")]
+        let lanes = if level == Level::Avx2 {
+            schedules
+                .encryption_order()
+                .map(super::byteshuffle_x86::round_key)
+                .collect()
+        } else {
+            Vec::new()
+        };
+        Rounds {
+            keys,
+            plain,
+            #[cfg(target_arch = "x86_64")]
+            lanes,
+        }
     }
 }
 
@@ -246,6 +269,20 @@ fn bitshuffle_crossovers() -> bool {
     super::bitalg_x86::available()
 }
 
+/// The name `shift256` reports for calls its byte-sliced kernel runs (`byteshuffle_x86`:
+/// sixteen blocks to four ymm registers' bytes, S-boxes by `vpshufb`). Not a registry
+/// entry of its own: `--backend shift256` runs it.
+#[cfg(target_arch = "x86_64")]
+pub const BYTESHUFFLE: &str = "byteshuffle256";
+
+/// Independent blocks from which `shift256` hands a call to `byteshuffle256`. Two and
+/// three blocks keep the shifts in step: a group costs sixteen blocks' rounds whatever it
+/// holds (Intel Xeon family 6 model 167 under `BITWEAVE_CPU=avx2-gfni`, 2026-12-06, ECB
+/// encryption, TSC c/B, shifts first: 3DES three blocks 63.5 vs 62.3, four 64.4 vs
+/// 45.6; DES three 23.0 vs 28.2, four 23.2 vs 20.0).
+#[cfg(target_arch = "x86_64")]
+const BYTESHUFFLE_FROM: usize = 4;
+
 /// Which implementation of the round runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Level {
@@ -304,13 +341,16 @@ impl Level {
     ///   DES 6 blocks 69.4 vs 60.0, 7 blocks 59.4 vs 59.9; 3DES 5 blocks 188 vs 170,
     ///   6 blocks 157 vs 170: 6 and 5 there. ARM64 keeps 7 and 6 (its batch backend,
     ///   NEON's `sliced128` with 64-lane tails, is not measured against it).
-    /// - `shift256` (four in step) against `sliced256`: DES 20 blocks 22.6 vs 21.2,
-    ///   21 blocks 20.5 vs 22.3; 3DES 16 blocks 61.3 vs 58.5, 17 blocks 58.7 vs 64.1.
-    ///   Intel's compare form (see `shift_x86`) is slower, so it crosses earlier: on an
-    ///   Intel Xeon with AVX-512 under `BITWEAVE_CPU=avx2` (family 6 model 167,
-    ///   2026-12-05, ECB encryption, TSC c/B, four in step) 3DES 12 blocks 68.0 vs ~70,
-    ///   13 blocks 64.9 vs ~70 (CTR 12 blocks 74.4 vs ~77); DES 13 blocks 27.6 vs 25-27,
-    ///   14 blocks 24.6 vs 25.0, 16 blocks 21.9 vs 25: 12 and 14 there.
+    /// - `shift256` hands calls of four blocks and more to its byte-sliced kernel
+    ///   (`byteshuffle256`, sixteen blocks a group), which holds its own against
+    ///   `sliced256` up to 64 blocks: on an Intel Xeon with AVX-512 under
+    ///   `BITWEAVE_CPU=avx2-gfni` (family 6 model 167, 2026-12-06, ECB encryption, TSC
+    ///   c/B, `sliced256` second) 3DES 128 B 11.7 vs 54.3, 512 B 12.6 vs 12.9, 1 KiB 12.7
+    ///   vs 7.0; DES 512 B 4.87 vs 5.31, 1 KiB 4.87 vs 2.97 (a `sliced256` batch costs
+    ///   ~6,600-7,100 cycles for 3DES up to 128 blocks, a `byteshuffle256` group of
+    ///   sixteen ~1,600). Before it, `shift256` (four in step) crossed to `sliced256` at
+    ///   16-20 blocks on AMD Zen 3 and 12-14 on that Intel Xeon. AMD not measured with
+    ///   the byte-sliced kernel; it takes the same crossover.
     /// - `rotate256` against `sliced512`: on an Intel Xeon with AVX-512 (family 6 model
     ///   207, 2026-12-02) a 3DES batch costs ~6,000 TSC cycles up to 2 KiB and overtook
     ///   `rotate256` from ~170 B, so 20 blocks; DES not measured there. On AMD Zen 4
@@ -344,13 +384,7 @@ impl Level {
             (Level::Portable, true) => 7,
             (Level::Portable, false) => 6,
             #[cfg(target_arch = "x86_64")]
-            (Level::Avx2, true) if crate::cpu::intel_tuning() => 14,
-            #[cfg(target_arch = "x86_64")]
-            (Level::Avx2, false) if crate::cpu::intel_tuning() => 12,
-            #[cfg(target_arch = "x86_64")]
-            (Level::Avx2, true) => 20,
-            #[cfg(target_arch = "x86_64")]
-            (Level::Avx2, false) => 16,
+            (Level::Avx2, _) => 64,
             #[cfg(target_arch = "x86_64")]
             (Level::Avx512, true) if bitshuffle_crossovers() => 128,
             #[cfg(target_arch = "x86_64")]
@@ -393,6 +427,13 @@ impl DesShift {
         !self.enc.plain.is_empty() && bytes >= 8 * BITSHUFFLE_FROM
     }
 
+    /// Whether a call on `bytes` bytes of independent blocks runs on `shift256`'s
+    /// byte-sliced kernel ([`BYTESHUFFLE`]).
+    #[cfg(target_arch = "x86_64")]
+    fn byteshuffle(&self, bytes: usize) -> bool {
+        !self.enc.lanes.is_empty() && bytes >= 8 * BYTESHUFFLE_FROM
+    }
+
     /// The rounds of `keys` on spread (L, R); see [`rounds64`].
     #[inline(always)]
     fn rounds(&self, l: u64, r: u64, keys: &Rounds) -> (u64, u64) {
@@ -412,8 +453,13 @@ impl DesShift {
         #[cfg(target_arch = "x86_64")]
         {
             use super::shift_x86::{crypt_avx2, crypt_avx512};
-            let (plain, keys) = (&keys.plain, &keys.keys);
+            let (plain, lanes, keys) = (&keys.plain, &keys.lanes, &keys.keys);
             match self.level {
+                Level::Avx2 if self.byteshuffle(blocks.len()) => {
+                    // SAFETY: `lanes` is filled on `shift256` only, which `new` built
+                    // after checking that the CPU has AVX2.
+                    return unsafe { super::byteshuffle_x86::crypt(blocks, lanes) };
+                }
                 // SAFETY: `new` checked the level's features.
                 Level::Avx2 => return unsafe { crypt_avx2(blocks, keys) },
                 Level::Avx512 if self.bitshuffle(blocks.len()) => {
@@ -484,6 +530,10 @@ impl BlockCipher for DesShift {
         #[cfg(target_arch = "x86_64")]
         if self.bitshuffle(bytes) {
             return BITSHUFFLE;
+        }
+        #[cfg(target_arch = "x86_64")]
+        if self.byteshuffle(bytes) {
+            return BYTESHUFFLE;
         }
         let _ = bytes;
         self.level.name()

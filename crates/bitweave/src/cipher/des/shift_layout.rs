@@ -122,16 +122,28 @@ const fn zip_bytes(x: u64) -> u64 {
 /// transpose (checked against the table in the tests).
 #[inline(always)]
 pub(crate) fn ip(block: &[u8]) -> (u64, u64) {
-    let x = u64::from_le_bytes(block.try_into().expect("an 8-byte block"));
-    let y = transpose8(unzip_bytes(x));
+    let y = ip_word(block);
     (spread((y >> 32) as u32), spread(y as u32))
+}
+
+/// IP of a block as one word: L in the high 32 bits, R in the low (bit 63: L's bit 1).
+#[inline(always)]
+pub(crate) fn ip_word(block: &[u8]) -> u64 {
+    let x = u64::from_le_bytes(block.try_into().expect("an 8-byte block"));
+    transpose8(unzip_bytes(x))
 }
 
 /// FP of spread halves (L, R), written to `block`.
 #[inline(always)]
 pub(crate) fn fp(l: u64, r: u64, block: &mut [u8]) {
     let y = ((gather(l) as u64) << 32) | gather(r) as u64;
-    block.copy_from_slice(&zip_bytes(transpose8(y)).to_le_bytes());
+    block.copy_from_slice(&fp_word(y));
+}
+
+/// FP of a word in [`ip_word`]'s form: the block.
+#[inline(always)]
+pub(crate) fn fp_word(y: u64) -> [u8; 8] {
+    zip_bytes(transpose8(y)).to_le_bytes()
 }
 
 // ---- CFB8's shift register in the IP domain ---------------------------------------------
