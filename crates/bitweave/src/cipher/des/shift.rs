@@ -70,7 +70,8 @@ pub(crate) struct Rounds {
     /// The same round keys as 48-bit words (bit 47: the key's first bit), for the
     /// byte-sliced kernel (`bitalg_x86`); empty where the CPU lacks it.
     pub(crate) plain: Vec<u64>,
-    /// The same round keys in `byteshuffle256`'s register form, on `shift256` only.
+    /// The same round keys in the byte-sliced kernels' register form (`byteshuffle_x86`),
+    /// where one runs ([`byte_sliced`]); empty elsewhere.
     #[cfg(target_arch = "x86_64")]
     pub(crate) lanes: Vec<[super::byteshuffle_x86::Ymm; 4]>,
 }
@@ -130,7 +131,7 @@ impl Rounds {
         #[cfg(not(target_arch = "x86_64"))]
         let plain = Vec::new();
         #[cfg(target_arch = "x86_64")]
-        let lanes = if level == Level::Avx2 {
+        let lanes = if byte_sliced(level).is_some() {
             schedules
                 .encryption_order()
                 .map(super::byteshuffle_x86::round_key)
@@ -269,11 +270,19 @@ fn bitshuffle_crossovers() -> bool {
     super::bitalg_x86::available()
 }
 
-/// The name `shift256` reports for calls its byte-sliced kernel runs (`byteshuffle_x86`:
-/// sixteen blocks to four ymm registers' bytes, S-boxes by `vpshufb`). Not a registry
-/// entry of its own: `--backend shift256` runs it.
+/// The byte-sliced kernel (`byteshuffle_x86`: sixteen blocks to a register group's
+/// bytes, S-boxes by `vpshufb`) a level hands independent blocks to: `byteshuffle256`
+/// from `shift256`, `byteshuffle128` from `shift64` where the CPU has SSSE3 and SSE4.1.
+/// Not registry entries of their own: `--backend shift256` (`shift64`) runs them.
 #[cfg(target_arch = "x86_64")]
-pub const BYTESHUFFLE: &str = "byteshuffle256";
+fn byte_sliced(level: Level) -> Option<super::byteshuffle_x86::Level> {
+    use super::byteshuffle_x86::Level as Width;
+    match level {
+        Level::Avx2 => Some(Width::Avx2),
+        Level::Portable if Width::Ssse3.available() => Some(Width::Ssse3),
+        _ => None,
+    }
+}
 
 /// Independent blocks from which `shift256` hands a call to `byteshuffle256`. Two and
 /// three blocks keep the shifts in step: a group costs sixteen blocks' rounds whatever it
@@ -282,6 +291,14 @@ pub const BYTESHUFFLE: &str = "byteshuffle256";
 /// 45.6; DES three 23.0 vs 28.2, four 23.2 vs 20.0).
 #[cfg(target_arch = "x86_64")]
 const BYTESHUFFLE_FROM: usize = 4;
+
+/// Independent blocks from which `shift64` hands a call to `byteshuffle128` (x86-64 with
+/// SSSE3 and SSE4.1), for DES and for 3DES: `shift64` takes ~1,600 cycles a 3DES block
+/// and ~540 a DES block, a `byteshuffle128` group of sixteen ~2,500 and ~1,100 (Intel Xeon
+/// family 6 model 167 under `BITWEAVE_CPU=aesni`, 2026-12-06, TSC c/B, `shift64` first:
+/// 3DES ECB two blocks 190 vs 150; DES ECB two blocks 66.7 vs 68.9, CTR 68.6 vs 73.4).
+#[cfg(target_arch = "x86_64")]
+const BYTESHUFFLE128_FROM: [usize; 2] = [3, 2];
 
 /// Which implementation of the round runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -331,7 +348,15 @@ impl Level {
     /// the bitsliced batch backend, which pays a whole pass (transposition and circuit)
     /// for a few blocks. Crossovers measured on AMD EPYC Zen 3 (ECB decryption,
     /// 2026-12-02, alternating six times, best TSC c/B, the batch figure first):
-    /// - `shift64` against `sliced64` (the portable tier): DES 5 blocks 115 vs 105,
+    /// - Where x86-64 has SSSE3 and SSE4.1, `shift64` hands calls of two blocks and more
+    ///   to `byteshuffle128` (the byte-sliced kernel on xmm register pairs), which holds
+    ///   its own against `sliced128` up to 48 blocks: on an Intel Xeon under
+    ///   `BITWEAVE_CPU=aesni` (family 6 model 167, 2026-12-06, ECB encryption, TSC c/B,
+    ///   `sliced128` second) 3DES 256 B 19.6 vs 31.5, 512 B 19.6 vs 15.8 (a `sliced128`
+    ///   batch costs ~8,000 cycles up to 128 blocks, a `byteshuffle128` group ~2,500);
+    ///   DES 256 B 8.69 vs 13.0, 512 B 8.68 vs 6.53 (~3,340 against ~1,110). So 48 for
+    ///   both, three groups.
+    /// - `shift64` against `sliced64` (the portable tier, and x86-64 without SSSE3): DES 5 blocks 115 vs 105,
     ///   6 blocks 95 vs 106; 3DES 4 blocks 349 vs 310, 5 blocks 289 vs 307. Since
     ///   `shift64` rotates (see `f64`), on AMD Zen 4 under `BITWEAVE_CPU=aesni`
     ///   (2026-12-05, best of three): DES 6 blocks 70.0 vs 59.8, 7 blocks 60.0 vs 59.8,
@@ -379,6 +404,8 @@ impl Level {
     pub fn serial_blocks(self, kind: crate::cipher::CipherKind) -> usize {
         let des = kind == crate::cipher::CipherKind::Des;
         match (self, des) {
+            #[cfg(target_arch = "x86_64")]
+            (Level::Portable, _) if byte_sliced(self).is_some() => 48,
             (Level::Portable, true) if cfg!(target_arch = "x86_64") => 6,
             (Level::Portable, false) if cfg!(target_arch = "x86_64") => 5,
             (Level::Portable, true) => 7,
@@ -404,6 +431,10 @@ pub struct DesShift {
     dec: Rounds,
     #[zeroize(skip)]
     level: Level,
+    /// The byte-sliced kernel for independent blocks, where the level has one.
+    #[cfg(target_arch = "x86_64")]
+    #[zeroize(skip)]
+    byte: Option<super::byteshuffle_x86::Level>,
 }
 
 impl DesShift {
@@ -415,6 +446,8 @@ impl DesShift {
         let enc = Rounds::new(&TdesKeys::new(key), level);
         Some(DesShift {
             dec: enc.reversed(),
+            #[cfg(target_arch = "x86_64")]
+            byte: byte_sliced(level).filter(|_| !enc.lanes.is_empty()),
             enc,
             level,
         })
@@ -427,11 +460,16 @@ impl DesShift {
         !self.enc.plain.is_empty() && bytes >= 8 * BITSHUFFLE_FROM
     }
 
-    /// Whether a call on `bytes` bytes of independent blocks runs on `shift256`'s
-    /// byte-sliced kernel ([`BYTESHUFFLE`]).
+    /// The byte-sliced kernel a call on `bytes` bytes of independent blocks runs on, if
+    /// any ([`byte_sliced`]).
     #[cfg(target_arch = "x86_64")]
-    fn byteshuffle(&self, bytes: usize) -> bool {
-        !self.enc.lanes.is_empty() && bytes >= 8 * BYTESHUFFLE_FROM
+    fn byteshuffle(&self, bytes: usize) -> Option<super::byteshuffle_x86::Level> {
+        use super::byteshuffle_x86::Level as Width;
+        let from = match self.byte? {
+            Width::Avx2 => BYTESHUFFLE_FROM,
+            Width::Ssse3 => BYTESHUFFLE128_FROM[usize::from(self.enc.keys.len() > 16)],
+        };
+        self.byte.filter(|_| bytes >= 8 * from)
     }
 
     /// The rounds of `keys` on spread (L, R); see [`rounds64`].
@@ -453,13 +491,13 @@ impl DesShift {
         #[cfg(target_arch = "x86_64")]
         {
             use super::shift_x86::{crypt_avx2, crypt_avx512};
-            let (plain, lanes, keys) = (&keys.plain, &keys.lanes, &keys.keys);
+            if let Some(width) = self.byteshuffle(blocks.len()) {
+                // SAFETY: `new` took `width` from `byte_sliced`, which checked its
+                // features, and `Rounds::new` filled `lanes` for it.
+                return unsafe { super::byteshuffle_x86::crypt(width, blocks, &keys.lanes) };
+            }
+            let (plain, keys) = (&keys.plain, &keys.keys);
             match self.level {
-                Level::Avx2 if self.byteshuffle(blocks.len()) => {
-                    // SAFETY: `lanes` is filled on `shift256` only, which `new` built
-                    // after checking that the CPU has AVX2.
-                    return unsafe { super::byteshuffle_x86::crypt(blocks, lanes) };
-                }
                 // SAFETY: `new` checked the level's features.
                 Level::Avx2 => return unsafe { crypt_avx2(blocks, keys) },
                 Level::Avx512 if self.bitshuffle(blocks.len()) => {
@@ -532,8 +570,8 @@ impl BlockCipher for DesShift {
             return BITSHUFFLE;
         }
         #[cfg(target_arch = "x86_64")]
-        if self.byteshuffle(bytes) {
-            return BYTESHUFFLE;
+        if let Some(width) = self.byteshuffle(bytes) {
+            return width.name();
         }
         let _ = bytes;
         self.level.name()
