@@ -372,9 +372,6 @@ pub(crate) fn available() -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cipher::des::soft::DesSoft;
-    use crate::cipher::des::TdesKeys;
-    use crate::cipher::BlockCipher;
 
     /// Every block count through two groups and a tail, DES and 3DES, both directions,
     /// against `soft`.
@@ -384,31 +381,10 @@ mod tests {
             eprintln!("SKIPPED: no AVX-512 BITALG/VBMI/GFNI on this CPU; the byte-sliced DES kernel did not run");
             return;
         }
-        for key_len in [8usize, 24] {
-            let key: Vec<u8> = (0..key_len as u8)
-                .map(|b| b.wrapping_mul(77) ^ 0x35)
-                .collect();
-            let soft = DesSoft::new(&key);
-            let enc: Vec<u64> = TdesKeys::new(&key).encryption_order().collect();
-            let dec: Vec<u64> = enc.iter().rev().copied().collect();
-            for blocks in (0..=40usize).chain([63, 64, 65]) {
-                let data: Vec<u8> = (0..8 * blocks).map(|i| (i * 29 + 7) as u8).collect();
-                for (decrypt, keys) in [(false, &enc), (true, &dec)] {
-                    let mut want = data.clone();
-                    if decrypt {
-                        soft.decrypt_blocks(&mut want);
-                    } else {
-                        soft.encrypt_blocks(&mut want);
-                    }
-                    let mut got = data.clone();
-                    // SAFETY: the features were checked above.
-                    unsafe { crypt(&mut got, keys) };
-                    assert_eq!(
-                        got, want,
-                        "des key {key_len} B, bitalg, {blocks} blocks, decrypt {decrypt}"
-                    );
-                }
-            }
-        }
+        let counts = (0..=40usize).chain([63, 64, 65]);
+        super::super::assert_matches_soft("bitalg", counts, |keys, data| {
+            // SAFETY: the features were checked above.
+            unsafe { crypt(data, keys) }
+        });
     }
 }

@@ -954,9 +954,6 @@ pub(crate) unsafe fn crypt(level: Level, blocks: &mut [u8], keys: &[[Ymm; 4]]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cipher::des::soft::DesSoft;
-    use crate::cipher::des::TdesKeys;
-    use crate::cipher::BlockCipher;
 
     /// Every block count through two groups and a tail, DES and 3DES, both directions,
     /// against `soft`.
@@ -967,37 +964,12 @@ mod tests {
                 eprintln!("SKIPPED: {} (this CPU lacks its features)", level.name());
                 continue;
             }
-            for key_len in [8usize, 16, 24] {
-                let key: Vec<u8> = (0..key_len as u8)
-                    .map(|b| b.wrapping_mul(77) ^ 0x35)
-                    .collect();
-                let soft = DesSoft::new(&key);
-                let enc: Vec<[Ymm; 4]> = TdesKeys::new(&key)
-                    .encryption_order()
-                    .map(round_key)
-                    .collect();
-                let dec: Vec<[Ymm; 4]> = enc.iter().rev().copied().collect();
-                for blocks in (0..=40usize).chain([47, 48, 49]) {
-                    let data: Vec<u8> = (0..8 * blocks).map(|i| (i * 29 + 7) as u8).collect();
-                    for (decrypt, keys) in [(false, &enc), (true, &dec)] {
-                        let mut want = data.clone();
-                        if decrypt {
-                            soft.decrypt_blocks(&mut want);
-                        } else {
-                            soft.encrypt_blocks(&mut want);
-                        }
-                        let mut got = data.clone();
-                        // SAFETY: the features were checked above.
-                        unsafe { crypt(level, &mut got, keys) };
-                        assert_eq!(
-                            got,
-                            want,
-                            "des key {key_len} B, {}, {blocks} blocks, decrypt {decrypt}",
-                            level.name()
-                        );
-                    }
-                }
-            }
+            let counts = (0..=40usize).chain([47, 48, 49]);
+            super::super::assert_matches_soft(level.name(), counts, |keys, data| {
+                let keys: Vec<[Ymm; 4]> = keys.iter().copied().map(round_key).collect();
+                // SAFETY: the features were checked above.
+                unsafe { crypt(level, data, &keys) }
+            });
             println!("ran {}", level.name());
         }
     }

@@ -257,6 +257,43 @@ impl TdesKeys {
     }
 }
 
+/// Checks a kernel against `soft` on every block count in `counts`, for a DES, a two-key
+/// and a three-key 3DES key, both directions: `run(round_keys, data)` runs the kernel in
+/// place on the round keys in the order it runs them (encryption's order, or reversed).
+#[cfg(test)]
+pub(crate) fn assert_matches_soft(
+    kernel: &str,
+    counts: impl Iterator<Item = usize> + Clone,
+    run: impl Fn(&[u64], &mut [u8]),
+) {
+    use crate::cipher::BlockCipher;
+    for key_len in [8usize, 16, 24] {
+        let key: Vec<u8> = (0..key_len as u8)
+            .map(|b| b.wrapping_mul(77) ^ 0x35)
+            .collect();
+        let soft = soft::DesSoft::new(&key);
+        let enc: Vec<u64> = TdesKeys::new(&key).encryption_order().collect();
+        let dec: Vec<u64> = enc.iter().rev().copied().collect();
+        for blocks in counts.clone() {
+            let data: Vec<u8> = (0..8 * blocks).map(|i| (i * 29 + 7) as u8).collect();
+            for (decrypt, keys) in [(false, &enc), (true, &dec)] {
+                let mut want = data.clone();
+                if decrypt {
+                    soft.decrypt_blocks(&mut want);
+                } else {
+                    soft.encrypt_blocks(&mut want);
+                }
+                let mut got = data.clone();
+                run(keys, &mut got);
+                assert_eq!(
+                    got, want,
+                    "des key {key_len} B, {kernel}, {blocks} blocks, decrypt {decrypt}"
+                );
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
