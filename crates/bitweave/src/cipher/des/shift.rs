@@ -349,16 +349,17 @@ impl Level {
     /// for a few blocks. Crossovers measured on AMD EPYC Zen 3 (ECB decryption,
     /// 2026-12-02, alternating six times, best TSC c/B, the batch figure first):
     /// - Where x86-64 has SSSE3 and SSE4.1, `shift64` hands calls of two blocks and more
-    ///   to `byteshuffle128` (the byte-sliced kernel on xmm register pairs), which holds
-    ///   its own against `sliced128` up to 48 blocks: on an Intel Xeon under
+    ///   (three for DES) to `byteshuffle128` (the byte-sliced kernel on xmm register
+    ///   pairs), which holds its own against `sliced128` up to 48 blocks: on an Intel
+    ///   Xeon under
     ///   `BITWEAVE_CPU=aesni` (family 6 model 167, 2026-12-06, ECB encryption, TSC c/B,
     ///   `sliced128` second) 3DES 256 B 19.6 vs 31.5, 512 B 19.6 vs 15.8 (a `sliced128`
     ///   batch costs ~8,000 cycles up to 128 blocks, a `byteshuffle128` group ~2,500);
     ///   DES 256 B 8.69 vs 13.0, 512 B 8.68 vs 6.53 (~3,340 against ~1,110). So 48 for
     ///   both, three groups.
-    /// - `shift64` against `sliced64` (the portable tier, and x86-64 without SSSE3): DES 5 blocks 115 vs 105,
-    ///   6 blocks 95 vs 106; 3DES 4 blocks 349 vs 310, 5 blocks 289 vs 307. Since
-    ///   `shift64` rotates (see `f64`), on AMD Zen 4 under `BITWEAVE_CPU=aesni`
+    /// - `shift64` against `sliced64` (the portable tier, and x86-64 without SSSE3): DES
+    ///   5 blocks 115 vs 105, 6 blocks 95 vs 106; 3DES 4 blocks 349 vs 310, 5 blocks 289
+    ///   vs 307. Since `shift64` rotates (see `f64`), on AMD Zen 4 under `BITWEAVE_CPU=aesni`
     ///   (2026-12-05, best of three): DES 6 blocks 70.0 vs 59.8, 7 blocks 60.0 vs 59.8,
     ///   8 blocks 52.5 vs 59.7; 3DES 6 blocks 181 vs 170, 7 blocks 156 vs 170: 7 and 6.
     ///   x86-64 batches have run on SSE2's `sliced128` since, its DES tails on 128
