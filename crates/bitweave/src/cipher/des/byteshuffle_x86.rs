@@ -172,6 +172,18 @@ const fn distance(b: usize, want: u32) -> usize {
     (b as i32 - want as i32).unsigned_abs() as usize
 }
 
+/// The standard column (b2 the most significant bit) of S-box t's entry e, whose column
+/// bits are in [`COLUMNS`]' order.
+const fn standard_column(t: usize, e: usize) -> usize {
+    let mut col = 0;
+    let mut q = 0;
+    while q < 4 {
+        col |= ((e >> COLUMNS[t][q]) & 1) << (3 - q);
+        q += 1;
+    }
+    col
+}
+
 /// The lookup tables: `TABLES[r][row]` holds, in lane l, row `row` (b1 b6) of S-box
 /// `LANES[r][l]` indexed by its column bits in [`COLUMNS`]'s order, each entry the
 /// S-box's output bits on the bits [`HELD`] gives.
@@ -186,14 +198,7 @@ static TABLES: [[Ymm; 4]; 4] = {
                 let s = LANES[r][l];
                 let mut e = 0;
                 while e < 16 {
-                    // The standard column (b2 most significant) of entry e.
-                    let mut col = 0;
-                    let mut q = 0;
-                    while q < 4 {
-                        col |= ((e >> COLUMNS[s][q]) & 1) << (3 - q);
-                        q += 1;
-                    }
-                    let v = SBOXES[s][row * 16 + col];
+                    let v = SBOXES[s][row * 16 + standard_column(s, e)];
                     let mut byte = 0u8;
                     let mut j = 0;
                     while j < 4 {
@@ -221,9 +226,8 @@ static TABLES: [[Ymm; 4]; 4] = {
 };
 
 /// One step of the distribution: the bits of register `src` (its lanes swapped if
-/// `swapped`) that `mask` keeps, shifted per lane (`left[l]` then `right[l]` places, also
-/// as the 32-bit counts of a variable shift), XORed into register `dst` of the other
-/// half.
+/// `swapped`) that `mask` keeps, shifted per lane (`left[l]` then `right[l]` places),
+/// XORed into register `dst` of the other half.
 #[derive(Clone, Copy)]
 struct Send {
     src: usize,
@@ -232,8 +236,6 @@ struct Send {
     mask: Ymm,
     left: [i32; 2],
     right: [i32; 2],
-    left_counts: Ymm,
-    right_counts: Ymm,
 }
 
 /// At most this many steps (every source, orientation and destination with four shifts
@@ -249,8 +251,6 @@ const SENDS: ([Send; MAX_SENDS], usize) = {
         mask: Ymm([0; 32]),
         left: [0; 2],
         right: [0; 2],
-        left_counts: Ymm([0; 32]),
-        right_counts: Ymm([0; 32]),
     };
     let mut sends = [none; MAX_SENDS];
     let mut n = 0;
@@ -314,17 +314,13 @@ const SENDS: ([Send; MAX_SENDS], usize) = {
                     } else {
                         (0, 0)
                     };
-                    let left = [positive(sa), positive(sb)];
-                    let right = [positive(-sa), positive(-sb)];
                     sends[n] = Send {
                         src,
                         swapped: sw == 1,
                         dst,
                         mask: lanes_of(ma, mb),
-                        left,
-                        right,
-                        left_counts: counts_of(left[0] as u32, left[1] as u32),
-                        right_counts: counts_of(right[0] as u32, right[1] as u32),
+                        left: [positive(sa), positive(sb)],
+                        right: [positive(-sa), positive(-sb)],
                     };
                     n += 1;
                     g += 1;
@@ -443,17 +439,12 @@ const fn column_maps(back: bool) -> [Ymm; 4] {
             let t = LANES[r][l];
             let mut e = 0;
             while e < 16 {
-                let mut m = 0u8;
-                let mut q = 0;
-                while q < 4 {
-                    if back {
-                        m |= (((e >> COLUMNS[t][q]) & 1) << (3 - q)) as u8;
-                    } else {
-                        m |= (((e >> (3 - q)) & 1) << COLUMNS[t][q]) as u8;
-                    }
-                    q += 1;
+                let c = standard_column(t, e);
+                if back {
+                    maps[r].0[16 * l + e] = c as u8;
+                } else {
+                    maps[r].0[16 * l + c] = e as u8;
                 }
-                maps[r].0[16 * l + e] = m;
                 e += 1;
             }
             l += 1;
@@ -822,11 +813,13 @@ unsafe fn round<W: Width>(to: &mut [W::V; 4], from: &[W::V; 4], key: &[Ymm; 4]) 
             ($($i:literal)*) => {$(
                 if $i < SENDS.1 {
                     const S: Send = SENDS.0[$i];
+                    const LEFT: Ymm = counts_of(S.left[0] as u32, S.left[1] as u32);
+                    const RIGHT: Ymm = counts_of(S.right[0] as u32, S.right[1] as u32);
                     let src = if S.swapped { swapped[S.src] } else { out[S.src] };
                     let bits = W::shift::<{ S.left[0] }, { S.right[0] }, { S.left[1] }, { S.right[1] }>(
                         W::and(src, W::load(&S.mask)),
-                        &S.left_counts,
-                        &S.right_counts,
+                        &LEFT,
+                        &RIGHT,
                     );
                     sums[S.dst][$i % 2] = W::xor(sums[S.dst][$i % 2], bits);
                 }
