@@ -7,7 +7,7 @@ use std::time::Duration;
 use anyhow::Result;
 use bitweave::hazmat::prefetch_ahead;
 use bitweave::hazmat::{parallel, registry};
-use bitweave::{BlockCipher, Cipher, Direction, Mode, Suite};
+use bitweave::{Cipher, Direction, Mode, Suite};
 use serde::Serialize;
 
 use crate::aligned::LineAligned;
@@ -149,13 +149,13 @@ pub fn measure(case: &Case, setup: &Setup) -> Result<Row> {
         Cipher::new(kind, &key)?
     }
     .with_threads(threads);
-    // The backend that runs the row: interleaved chains go to the batch backend, other
+    // The backend that runs the row: interleaved chains by their number, other
     // independent blocks by the call's size (a few blocks run on the serial one).
     let chains = n > 1 && (dir == Direction::Encrypt || suite.mode == Mode::Ofb);
     let backend = if suite.mode.is_serial(dir, n) {
         cipher.serial_backend()
     } else if chains {
-        cipher.backend()
+        cipher.chains_backend(n)
     } else {
         cipher.blocks_backend(size)
     };

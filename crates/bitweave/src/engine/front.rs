@@ -15,8 +15,8 @@ use crate::error::Result;
 ///
 /// It holds the best backend for batches of independent blocks and the best for serial
 /// work (often the same one) and hands each call to the one that fits its shape: one
-/// chain, CFB8/CFB1 and calls of at most the serial backend's
-/// [`BackendInfo::serial_blocks`] blocks go to the serial one.
+/// chain, CFB8/CFB1, and calls of (or interleaved chains as many as) at most the serial
+/// backend's [`BackendInfo::serial_blocks`] blocks go to the serial one.
 /// When the two differ, each is keyed on the first call that needs it.
 /// Cheap to clone (the keyed backends are shared), so the same key schedule can serve
 /// several streams or threads; [`with_threads`](Self::with_threads) sets how many
@@ -157,6 +157,12 @@ impl Cipher {
         self.for_blocks(bytes).backend_for(bytes)
     }
 
+    /// The backend that runs `n` interleaved chains, a row of `n` blocks at a time.
+    pub fn chains_backend(&self, n: usize) -> &'static str {
+        let row = n * self.block_size;
+        self.for_chains(row).backend_for(row)
+    }
+
     /// The batch backend (keyed now if it was not yet).
     #[inline]
     fn batch(&self) -> &dyn ModeKernels {
@@ -185,10 +191,12 @@ impl Cipher {
         }
     }
 
-    /// The backend for chains whose feedback blocks are `state`: one chain is serial.
+    /// The backend for chains whose feedback blocks are `state` bytes: one chain is
+    /// serial, and so are as many chains as a call of independent blocks that goes to
+    /// the serial backend, since each row of them is such a call.
     #[inline]
-    fn for_chains(&self, state: &[u8]) -> &dyn ModeKernels {
-        if state.len() <= self.block_size {
+    fn for_chains(&self, state: usize) -> &dyn ModeKernels {
+        if state <= self.block_size.max(self.serial_bytes) {
             self.serial()
         } else {
             self.batch()
@@ -231,11 +239,12 @@ impl BlockCipher for Cipher {
 impl ModeKernels for Cipher {
     #[inline]
     fn encrypt_chains(&self, feedback: Feedback, state: &mut [u8], data: &mut [u8]) {
-        self.for_chains(state).encrypt_chains(feedback, state, data)
+        self.for_chains(state.len())
+            .encrypt_chains(feedback, state, data)
     }
     #[inline]
     fn encrypt_chain_rows(&self, feedback: Feedback, state: &mut [u8], rows: &mut [&mut [u8]]) {
-        self.for_chains(state)
+        self.for_chains(state.len())
             .encrypt_chain_rows(feedback, state, rows)
     }
     #[inline]

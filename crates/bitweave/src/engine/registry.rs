@@ -131,7 +131,7 @@ fn aes_serial(v: &mut Vec<BackendInfo>) {
             features: &[],
             priority: 15,
             serial_priority: 35,
-            serial_blocks: PACKED_SERIAL_BLOCKS,
+            serial_blocks: packed_serial_blocks(),
             width: 4,
             constant_time: true,
             build,
@@ -139,8 +139,18 @@ fn aes_serial(v: &mut Vec<BackendInfo>) {
     }
 }
 
-/// Independent blocks `packed64` keeps before the bitsliced batch takes them.
-const PACKED_SERIAL_BLOCKS: usize = 44;
+/// Independent blocks (or interleaved chains) `packed64` keeps before the bitsliced batch
+/// takes them: where the two cross under `BITWEAVE_CPU=portable` (ECB, TSC c/B,
+/// `sliced128` second). AMD Zen 4: 44 blocks. Intel Xeon family 6 model 167
+/// (2026-12-06): AES-128 576 B 14.28 vs 14.13, 640 B 14.28 vs 12.97; AES-256 576 B 18.72
+/// vs 19.94, 640 B 17.77 vs 17.53; so 36.
+fn packed_serial_blocks() -> usize {
+    if crate::cpu::intel_tuning() {
+        36
+    } else {
+        44
+    }
+}
 
 /// The single-block DES backends (`shift64`, `shift256`, `rotate256`, constant-time): the default for
 /// serial work, never for batches, where the bitsliced backends are 10-50x faster.

@@ -586,10 +586,16 @@ impl BlockCipher for DesShift {
 }
 
 impl ModeKernels for DesShift {
-    /// One chain runs in the IP domain with its feedback in registers; several chains
-    /// run one after another (each is serial anyway).
+    /// One chain runs in the IP domain with its feedback in registers. Several chains
+    /// run a row at a time, each row one call of independent blocks: blocks in step, or
+    /// the byte-sliced kernels from a few, where one chain after another paid each
+    /// block's whole latency.
     fn encrypt_chains(&self, feedback: Feedback, state: &mut [u8], data: &mut [u8]) {
-        crate::cipher::chains_one_by_one(8, state, data, |st, d| self.chain(feedback, st, d))
+        if state.len() == 8 {
+            self.chain(feedback, state, data)
+        } else {
+            crate::cipher::chains_by_rows(self, feedback, state, data)
+        }
     }
     /// The shift register stays in the IP domain (`shift_layout::IpRegister`) and only the
     /// keystream's first byte leaves FP: IP, FP and the register's byte moves were on the
