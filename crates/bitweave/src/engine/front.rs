@@ -196,10 +196,10 @@ impl Cipher {
     /// the serial backend, since each row of them is such a call.
     #[inline]
     fn for_chains(&self, state: usize) -> &dyn ModeKernels {
-        if state <= self.block_size.max(self.serial_bytes) {
+        if state <= self.block_size {
             self.serial()
         } else {
-            self.batch()
+            self.for_blocks(state)
         }
     }
 }
