@@ -38,7 +38,7 @@ use super::field::{
     word_shuffle, NibbleMap, AES_IN, AES_OUT_S1, AES_OUT_S2, B1, B2, GFNI_S1, GFNI_S2, GFNI_TO_AES,
     MIX, MIX_TWO_ROTATIONS, ROTL16, ROTL24, ROTL8,
 };
-use super::SeedKeySchedule;
+use super::{SeedKeySchedule, M};
 use crate::cipher::{
     add_be, cbc_decrypt_by_slabs, cfb_decrypt_by_slabs, ctr_by_batches, BlockCipher, ModeKernels,
 };
@@ -303,6 +303,38 @@ static INV_SHIFT_ROWS: [u8; 16] = {
     }
     idx
 };
+
+/// Byte shuffles that split two registers of words, `a` and `b`, into one of even bytes
+/// (`E`: bytes 0 and 2 of every word, the S1 bytes) and one of odd bytes (`O`, the S2
+/// bytes) for [`aes_g`]'s paired G, in the order [a → E, b → E, a → O, b → O]; each
+/// zeroes the bytes the other register fills, so an OR merges a pair. After
+/// AESENCLAST's ShiftRows, byte 2d + h of a 128-bit lane of `E` holds byte 2h of word d
+/// of `a`'s lane and byte 8 + 2d + h the same of `b`'s (bytes 2h + 1 for `O`): byte p
+/// of `E` and of `O` belong to the same word, and the two bytes of a 16-bit pair are
+/// X0 and X2 (X1 and X3) of one word. The pre-rotation ShiftRows undoes is folded in
+/// here, where the single-register G spends a shuffle on it.
+static SPLIT_PAIR: [[u8; 16]; 4] = {
+    let mut out = [[0x80u8; 16]; 4];
+    let mut k = 0;
+    while k < 4 {
+        let (from_b, odd) = (k % 2 == 1, k >= 2);
+        let mut q = 0;
+        while q < 16 {
+            if (q >= 8) == from_b {
+                let (d, h) = ((q % 8) / 2, q % 2);
+                // AESENCLAST's output byte r + 4c is its input byte r + 4((c + r) mod 4).
+                let (r, c) = (q % 4, q / 4);
+                out[k][r + 4 * ((c + r) % 4)] = (4 * d + 2 * h + odd as usize) as u8;
+            }
+            q += 1;
+        }
+        k += 1;
+    }
+    out
+};
+
+/// Swaps the two bytes of every 16-bit pair: X0 ↔ X2 in `E`, X1 ↔ X3 in `O`.
+static SWAP_PAIRS: [u8; 16] = [1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14];
 
 /// What a pass of `seed_core!`'s kernel reads into the rounds and stores after them: the
 /// block cipher alone, or a mode fused around it, so that no keystream, counter or copy
@@ -646,22 +678,31 @@ macro_rules! g_each {
 
 mod gfni512;
 
-/// G through AESENCLAST for a lane width (`vaes256`, `aesni128`), given its intrinsics:
-/// undo the ShiftRows that AESENCLAST will apply (one byte shuffle), map into AES's field
-/// (two nibble lookups), AESENCLAST with a zero round key (AES's inversion and affine
-/// map), then each S-box's map back (two nibble lookups per S-box kind; see
-/// [`NibbleMap`]), the byte blend (even bytes S1, odd bytes S2) and the mixing with two
-/// rotations. Expanded after the lane primitives (`V`, `set1`, `xor`, `shuffle`); defines
-/// `Consts`, `g` and `g_latency` for [`seed_core`].
+/// G through AESENCLAST for a lane width (`vaes256`, `aesni256`, `aesni128`), given its
+/// intrinsics: map into AES's field (two nibble lookups), AESENCLAST with a zero round key
+/// (AES's inversion and affine map) with the ShiftRows it applies undone beforehand, each
+/// S-box kind's map back (two nibble lookups; see [`NibbleMap`]), then the mixing.
+/// Expanded after the lane primitives (`V`, `set1`, `xor`, `shuffle`); defines `Consts`,
+/// `g`, `g_latency` and `g_many` for [`seed_core`].
+///
+/// One register's G must blend the two S-box kinds (even bytes S1, odd bytes S2) and
+/// rotate bytes within words for the mixing. `g_many` takes registers two at a time and
+/// splits their bytes by kind first ([`SPLIT_PAIR`], the ShiftRows pre-rotation folded
+/// in): each split register then takes one S-box's map, and the mixing is masks on whole
+/// registers and one swap within byte pairs per output ([`super::field::mix_split`]), two
+/// byte unpacks putting the words back.
 macro_rules! aes_g {
     (
         $features:literal,
         shuffle: $shuffle:ident,
         and: $and:ident,
+        or: $or:ident,
         srli4: $srli4:path,
         aesenclast: $aesenclast:ident,
         zero: $zero:ident,
         blendv: $blendv:ident,
+        unpacklo8: $unpacklo8:ident,
+        unpackhi8: $unpackhi8:ident,
         set1_8: $set1_8:ident,
         set1_16: $set1_16:ident,
         reg: $reg:ident $(,)?
@@ -676,6 +717,9 @@ macro_rules! aes_g {
             odd: V,
             mix: [V; 4],
             rotl: [V; 2],
+            split: [V; 4],
+            swap: V,
+            masks: [V; 4],
         }
 
         impl Consts {
@@ -701,6 +745,9 @@ macro_rules! aes_g {
                     // 2.514 → 2.465; `aesni128` ECB 5.01 → 5.69. So the indices stay
                     // visible.
                     rotl: [shuffle(&ROTL8), shuffle(&ROTL16)],
+                    split: SPLIT_PAIR.each_ref().map(|s| shuffle(s)),
+                    swap: shuffle(&SWAP_PAIRS),
+                    masks: M.map(|m| $set1_8(m as i8)),
                 }
             }
         }
@@ -719,13 +766,20 @@ macro_rules! aes_g {
             ($and(x, low), $and($srli4(x), low))
         }
 
-        /// G on a register of words.
+        /// G on a register of words, alone: the S-box kinds blended and the mixing with
+        /// two rotations (`field::mix_two_rotations`).
         #[inline]
         #[target_feature(enable = $features)]
         fn g(x: V, c: &Consts) -> V {
-            let mut one = [x];
-            g_many(&mut one, c);
-            one[0]
+            let (lo, hi) = nibbles($shuffle(x, c.inv_shift_rows), c.low);
+            let a = $aesenclast(map(lo, hi, &c.to_aes), $zero());
+            let (lo, hi) = nibbles(a, c.low);
+            let y = $blendv(map(lo, hi, &c.s1), map(lo, hi, &c.s2), c.odd);
+            let masked = |r: V, m: V| $and(r, m);
+            let r = $shuffle(y, c.rotl[0]);
+            let z0 = xor(masked(y, c.mix[0]), masked(r, c.mix[1]));
+            let z1 = xor(masked(y, c.mix[2]), masked(r, c.mix[3]));
+            xor(z0, $shuffle(z1, c.rotl[1]))
         }
 
         /// One chain of dependent instructions already; nothing shorter to take.
@@ -745,47 +799,70 @@ macro_rules! aes_g {
             }
         }
 
-        /// [`g`] on N registers, stage by stage across them, with [`in_order`] between
-        /// the stages. G is one ~25-cycle chain of ~27 operations; issued register by
+        /// `e & me ⊕ o & mo`, one term pair of [`super::field::mix_split`].
+        #[inline]
+        #[target_feature(enable = $features)]
+        fn masked(e: V, o: V, me: V, mo: V) -> V {
+            xor($and(e, me), $and(o, mo))
+        }
+
+        /// G on N registers: two at a time with their bytes split by S-box kind (see the
+        /// macro's doc; an odd one left over takes [`g`]), stage by stage across them,
+        /// with [`in_order`] between the stages. G is one long chain; issued register by
         /// register, the core's vector scheduler held only three or four of them and the
         /// pipes idled (a C model of eight registers: 10.6 cycles per G against the 7.4 its
         /// operations need on four pipes; stage by stage 9.2). `vaes256`, 16 KiB ECB under
         /// `BITWEAVE_CPU=avx2` on AMD Zen 4 (2026-12-03, best of alternating runs, TSC
         /// c/B): 3.015 → 2.486; `aesni256` (`avx2-novaes`) 3.79 → 2.80, `aesni128`
         /// (`aesni`) 6.03 → 4.98.
-        ///
-        /// The mixing uses two rotations (`field::mix_two_rotations`): the byte shuffles
-        /// are the busiest pipe.
         #[inline]
         #[target_feature(enable = $features)]
         fn g_many<const N: usize>(x: &mut [V; N], c: &Consts) {
+            let split = 2 * (N / 2);
+            // y[2m] and y[2m + 1]: the even and odd bytes of registers 2m and 2m + 1.
+            let mut y = [$zero(); N];
+            for m in 0..N / 2 {
+                let (a, b) = (x[2 * m], x[2 * m + 1]);
+                y[2 * m] = $or($shuffle(a, c.split[0]), $shuffle(b, c.split[1]));
+                y[2 * m + 1] = $or($shuffle(a, c.split[2]), $shuffle(b, c.split[3]));
+            }
             let mut lo = [$zero(); N];
             let mut hi = [$zero(); N];
-            for n in 0..N {
-                (lo[n], hi[n]) = nibbles($shuffle(x[n], c.inv_shift_rows), c.low);
+            for n in 0..split {
+                (lo[n], hi[n]) = nibbles(y[n], c.low);
             }
-            for n in 0..N {
-                x[n] = map(lo[n], hi[n], &c.to_aes);
+            for n in 0..split {
+                y[n] = map(lo[n], hi[n], &c.to_aes);
             }
-            in_order(x);
-            for n in 0..N {
-                x[n] = $aesenclast(x[n], $zero());
+            in_order(&mut y);
+            for v in &mut y[..split] {
+                *v = $aesenclast(*v, $zero());
             }
-            in_order(x);
-            for n in 0..N {
-                (lo[n], hi[n]) = nibbles(x[n], c.low);
+            in_order(&mut y);
+            for n in 0..split {
+                (lo[n], hi[n]) = nibbles(y[n], c.low);
             }
-            for n in 0..N {
-                x[n] = $blendv(map(lo[n], hi[n], &c.s1), map(lo[n], hi[n], &c.s2), c.odd);
+            for n in 0..split {
+                let kind = if n % 2 == 0 { &c.s1 } else { &c.s2 };
+                y[n] = map(lo[n], hi[n], kind);
             }
-            in_order(x);
-            for n in 0..N {
-                let y = x[n];
-                let masked = |r: V, m: V| $and(r, m);
-                let r = $shuffle(y, c.rotl[0]);
-                let z0 = xor(masked(y, c.mix[0]), masked(r, c.mix[1]));
-                let z1 = xor(masked(y, c.mix[2]), masked(r, c.mix[3]));
-                x[n] = xor(z0, $shuffle(z1, c.rotl[1]));
+            in_order(&mut y);
+            let m = &c.masks;
+            for k in 0..N / 2 {
+                let (e, o) = (y[2 * k], y[2 * k + 1]);
+                let even = xor(
+                    masked(e, o, m[0], m[1]),
+                    $shuffle(masked(e, o, m[2], m[3]), c.swap),
+                );
+                let odd = xor(
+                    masked(e, o, m[1], m[2]),
+                    $shuffle(masked(e, o, m[3], m[0]), c.swap),
+                );
+                x[2 * k] = $unpacklo8(even, odd);
+                x[2 * k + 1] = $unpackhi8(even, odd);
+            }
+            if N % 2 == 1 {
+                x[N - 1] = g(x[N - 1], c);
             }
         }
     };
