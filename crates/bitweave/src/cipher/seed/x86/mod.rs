@@ -54,7 +54,10 @@ pub const GROUPS_256: usize = 4;
 /// 3.31 / 3.24: eight groups cover the chain, and the four vector pipes are then ~80 %
 /// busy (llvm-mca's znver3 model agrees), so more would not help. Re-measured on AMD Zen 4
 /// under `BITWEAVE_CPU=avx2` after G went stage by stage (2026-12-03, 16 KiB ECB, best of
-/// four alternating runs, TSC c/B): 6 / 7 / 8 groups 2.69 / 2.55 / 2.49.
+/// four alternating runs, TSC c/B): 6 / 7 / 8 groups 2.69 / 2.55 / 2.49. With G on
+/// register pairs (~25 operations a register; Intel Xeon family 6 model 167 under
+/// `BITWEAVE_CPU=avx2`, 2026-12-06, 16 KiB, TSC c/B): 6 / 8 groups ECB 2.98 / 2.75, CTR
+/// 2.93 / 2.73.
 pub const GROUPS_VAES256: usize = 8;
 
 /// Register groups (of 4 blocks) in flight on AES-NI without VAES (`aesni128`, at most 8):
@@ -306,7 +309,7 @@ static INV_SHIFT_ROWS: [u8; 16] = {
 
 /// Byte shuffles that split two registers of words, `a` and `b`, into one of even bytes
 /// (`E`: bytes 0 and 2 of every word, the S1 bytes) and one of odd bytes (`O`, the S2
-/// bytes) for [`aes_g`]'s paired G, in the order [a → E, b → E, a → O, b → O]; each
+/// bytes) for `aes_g!`'s paired G, in the order [a → E, b → E, a → O, b → O]; each
 /// zeroes the bytes the other register fills, so an OR merges a pair. After
 /// AESENCLAST's ShiftRows, byte 2d + h of a 128-bit lane of `E` holds byte 2h of word d
 /// of `a`'s lane and byte 8 + 2d + h the same of `b`'s (bytes 2h + 1 for `O`): byte p
@@ -689,7 +692,7 @@ mod gfni512;
 /// rotate bytes within words for the mixing. `g_many` takes registers two at a time and
 /// splits their bytes by kind first ([`SPLIT_PAIR`], the ShiftRows pre-rotation folded
 /// in): each split register then takes one S-box's map, and the mixing is masks on whole
-/// registers and one swap within byte pairs per output ([`super::field::mix_split`]), two
+/// registers and one swap within byte pairs per output ([`crate::cipher::seed::field::mix_split`]), two
 /// byte unpacks putting the words back.
 macro_rules! aes_g {
     (
@@ -799,7 +802,7 @@ macro_rules! aes_g {
             }
         }
 
-        /// `e & me ⊕ o & mo`, one term pair of [`super::field::mix_split`].
+        /// `e & me ⊕ o & mo`, one term pair of [`crate::cipher::seed::field::mix_split`].
         #[inline]
         #[target_feature(enable = $features)]
         fn masked(e: V, o: V, me: V, mo: V) -> V {
