@@ -242,6 +242,14 @@ fn select(place: &__m256i, sign: __m256i, zero: __m256i) -> __m256i {
 /// bit goes to the sign, which selects `place`: with `BLEND` through [`select`] (one
 /// micro-op on AMD), else through a compare and an AND (on Intel's recent cores
 /// `vblendvpd` is three micro-ops: eight of them a round).
+///
+/// Tried on Intel and not kept: the sign spread by `vpsrad` over the high 32 bits (one
+/// cycle against the compare's three), with the P masks' high copy and a reduction that
+/// copies it into both (two `vpshufd` side by side, the same depth). Xeon family 6 model
+/// 167 under `BITWEAVE_CPU=avx2` (2026-12-06, TSC c/B, best of four alternating runs):
+/// 3DES-CBC encryption 16 KiB 107.4 → 101.1 but 1 KiB 103.9 → 101.7, OFB 109.8 → 107.6,
+/// CFB8 866 → 894, DES-CBC 37.3 → 37.3: within the machine's noise, the round's ~25
+/// cycles not set by this step.
 #[target_feature(enable = "avx2")]
 #[inline]
 fn pick<const BLEND: bool>(
