@@ -697,8 +697,8 @@ mod gfni512;
 /// rotate bytes within words for the mixing. `g_many` takes registers two at a time and
 /// splits their bytes by kind first ([`SPLIT_PAIR`], the ShiftRows pre-rotation folded
 /// in): each split register then takes one S-box's map, and the mixing is masks on whole
-/// registers and one swap within byte pairs per output ([`crate::cipher::seed::field::mix_split`]), two
-/// byte unpacks putting the words back.
+/// registers and one swap within byte pairs per output
+/// ([`crate::cipher::seed::field::mix_split`]), two byte unpacks putting the words back.
 macro_rules! aes_g {
     (
         $features:literal,

@@ -7,6 +7,7 @@
 //! lookups; see [`NibbleMap`]), the mixing as masks and a byte-pair swap, and two byte
 //! unpacks back to words: ~25 vector operations per register of words, against ~30 for
 //! G on one register alone (a byte blend of both S-boxes' maps and two rotations).
+
 use super::*;
 
 avx2_lanes!("avx2,aes,vaes");
