@@ -326,15 +326,21 @@ static SPLIT_PAIR: [[u8; 16]; 4] = {
     let mut k = 0;
     while k < 4 {
         let (from_b, odd) = (k % 2 == 1, k >= 2);
+        // The split in order (byte q of `E` or `O`), then INV_SHIFT_ROWS on it: one
+        // shuffle that does both.
+        let mut plain = [0x80u8; 16];
         let mut q = 0;
         while q < 16 {
             if (q >= 8) == from_b {
                 let (d, h) = ((q % 8) / 2, q % 2);
-                // AESENCLAST's output byte r + 4c is its input byte r + 4((c + r) mod 4).
-                let (r, c) = (q % 4, q / 4);
-                out[k][r + 4 * ((c + r) % 4)] = (4 * d + 2 * h + odd as usize) as u8;
+                plain[q] = (4 * d + 2 * h + odd as usize) as u8;
             }
             q += 1;
+        }
+        let mut i = 0;
+        while i < 16 {
+            out[k][i] = plain[INV_SHIFT_ROWS[i] as usize];
+            i += 1;
         }
         k += 1;
     }
@@ -783,10 +789,9 @@ macro_rules! aes_g {
             let a = $aesenclast(map(lo, hi, &c.to_aes), $zero());
             let (lo, hi) = nibbles(a, c.low);
             let y = $blendv(map(lo, hi, &c.s1), map(lo, hi, &c.s2), c.odd);
-            let masked = |r: V, m: V| $and(r, m);
             let r = $shuffle(y, c.rotl[0]);
-            let z0 = xor(masked(y, c.mix[0]), masked(r, c.mix[1]));
-            let z1 = xor(masked(y, c.mix[2]), masked(r, c.mix[3]));
+            let z0 = xor($and(y, c.mix[0]), $and(r, c.mix[1]));
+            let z1 = xor($and(y, c.mix[2]), $and(r, c.mix[3]));
             xor(z0, $shuffle(z1, c.rotl[1]))
         }
 
