@@ -11,12 +11,10 @@
 //!
 //! The two forms differ in how a looked-up bit reaches its P position, which is what a
 //! round's instruction count hangs on. `shift256` shifts the bit to the sign with
-//! `vpsllvq` and selects the P mask with `vblendvpd` on AMD (one micro-op there) and with a
-//! compare and an AND on Intel (where `vblendvpd` is three micro-ops and the eight selects
-//! were half of a round's work: Xeon family 6 model 207 under `BITWEAVE_CPU=avx2`,
-//! 3DES-CBC 127-128 → 122-126 TSC c/B, 3DES ECB at 64 B, two blocks in step, 92-94 →
-//! 81-83). `rotate256` rotates a pre-rotated table so the bit lands on its P position
-//! directly (see [`LanesRotate`]).
+//! `vpsllvq` and selects the P mask with `vblendvpd` on AMD (one micro-op there); on Intel
+//! (where `vblendvpd` is three micro-ops) it shifts the bit back down onto its position
+//! and masks it (see [`pick`]). `rotate256` rotates a pre-rotated table so the bit lands
+//! on its P position directly (see [`LanesRotate`]).
 #![allow(unsafe_code)]
 
 use std::arch::x86_64::*;
@@ -185,26 +183,64 @@ fn windows(first: usize) -> __m256i {
 
 // ---- shift256: AVX2 ------------------------------------------------------------------
 
-/// The round's constants in lanes: truth tables and P masks per output bit, per group.
-/// `BLEND`: how a looked-up bit selects its P mask ([`pick`]).
+/// The round's constants in lanes: truth tables and P masks per output bit, per group,
+/// and the shifts from the sign down to each bit's position. `BLEND`: how a looked-up bit
+/// reaches its P position ([`pick`]); without it only the high copy of each position is
+/// written ([`PLACE_HIGH`]) and the lane reduction copies it down ([`or_lanes_high`]).
 struct Lanes<const BLEND: bool> {
     truth_a: [__m256i; 4],
     truth_b: [__m256i; 4],
     place_a: [__m256i; 4],
     place_b: [__m256i; 4],
+    down_a: [__m256i; 4],
+    down_b: [__m256i; 4],
     window_a: __m256i,
     window_b: __m256i,
     six: __m256i,
 }
 
+/// [`PLACE`] with only its high copies (bits 32-63): shifted down from the sign, a
+/// looked-up bit has the table's lower bits below it, so only its own position is kept.
+const PLACE_HIGH: [[u64; 4]; 8] = {
+    let mut m = PLACE;
+    let mut s = 0;
+    while s < 8 {
+        let mut j = 0;
+        while j < 4 {
+            m[s][j] &= !0u64 << 32;
+            j += 1;
+        }
+        s += 1;
+    }
+    m
+};
+
+/// Per output bit, the right shift from the sign (bit 63) to its high copy.
+const DOWN: [[u64; 4]; 8] = {
+    let mut m = [[0u64; 4]; 8];
+    let mut s = 0;
+    while s < 8 {
+        let mut j = 0;
+        while j < 4 {
+            m[s][j] = PLACE_HIGH[s][j].leading_zeros() as u64;
+            j += 1;
+        }
+        s += 1;
+    }
+    m
+};
+
 impl<const BLEND: bool> Lanes<BLEND> {
     #[inline(always)]
     fn new() -> Self {
+        let place = if BLEND { &PLACE } else { &PLACE_HIGH };
         Lanes {
             truth_a: lanes4(&grouped(&TRUTH, 0)),
             truth_b: lanes4(&grouped(&TRUTH, 1)),
-            place_a: lanes4(&grouped(&PLACE, 0)),
-            place_b: lanes4(&grouped(&PLACE, 1)),
+            place_a: lanes4(&grouped(place, 0)),
+            place_b: lanes4(&grouped(place, 1)),
+            down_a: lanes4(&grouped(&DOWN, 0)),
+            down_b: lanes4(&grouped(&DOWN, 1)),
             window_a: windows(0),
             window_b: windows(1),
             // SAFETY: AVX (set1) is available to every caller (see `lanes`).
@@ -239,30 +275,39 @@ fn select(place: &__m256i, sign: __m256i, zero: __m256i) -> __m256i {
 }
 
 /// One output bit of a group: `place` if bit x of `truth` is set (`x63` = 63 - x). The
-/// bit goes to the sign, which selects `place`: with `BLEND` through [`select`] (one
-/// micro-op on AMD), else through a compare and an AND (on Intel's recent cores
-/// `vblendvpd` is three micro-ops: eight of them a round).
+/// bit goes to the sign; with `BLEND` the sign selects `place` through [`select`] (one
+/// micro-op on AMD), else `vpsrlvq` by `down` moves it onto the high copy of its position
+/// and an AND with `place` (that copy alone) clears the table bits shifted in below it.
+///
+/// On Intel, where `vblendvpd` is three micro-ops, the select was a compare and an AND:
+/// `vpcmpgtq` takes three cycles and runs on one port, which the eight of a round shared.
+/// The shift takes one cycle on the two shift ports (ten shifts a round more there); Xeon
+/// family 6 model 167 under `BITWEAVE_CPU=avx2` (2026-12-06, 16 KiB encryption, TSC c/B,
+/// ratio to libgcrypt in the same runs, seven alternating runs): 3DES-CBC 0.57-0.58 →
+/// 0.59-0.61, 3DES-OFB 0.56 → 0.58, DES-CBC 0.77 → 0.77-0.80, 3DES-CFB8 0.57 → 0.57;
+/// one block of 3DES ECB (blocks in step) 0.73-0.77 → 0.76-0.77. Both ways with half the
+/// bits (group B kept the compare, to spread the work over the ports) measured slower:
+/// 3DES-CBC 0.54.
 ///
 /// Tried on Intel and not kept: the sign spread by `vpsrad` over the high 32 bits (one
-/// cycle against the compare's three), with the P masks' high copy and a reduction that
-/// copies it into both (two `vpshufd` side by side, the same depth). Xeon family 6 model
-/// 167 under `BITWEAVE_CPU=avx2` (2026-12-06, TSC c/B, best of four alternating runs):
+/// cycle against the compare's three), with the P masks' high copy and the reduction
+/// [`or_lanes_high`]. Same CPU and cap (2026-12-06, best of four alternating runs):
 /// 3DES-CBC encryption 16 KiB 107.4 → 101.1 but 1 KiB 103.9 → 101.7, OFB 109.8 → 107.6,
-/// CFB8 866 → 894, DES-CBC 37.3 → 37.3: within the machine's noise, the round's ~25
-/// cycles not set by this step.
+/// CFB8 866 → 894, DES-CBC 37.3 → 37.3: within the machine's noise.
 #[target_feature(enable = "avx2")]
 #[inline]
 fn pick<const BLEND: bool>(
     truth: __m256i,
     x63: __m256i,
     place: &__m256i,
+    down: __m256i,
     zero: __m256i,
 ) -> __m256i {
     let sign = _mm256_sllv_epi64(truth, x63);
     if BLEND {
         select(place, sign, zero)
     } else {
-        _mm256_and_si256(_mm256_cmpgt_epi64(zero, sign), *place)
+        _mm256_and_si256(_mm256_srlv_epi64(sign, down), *place)
     }
 }
 
@@ -296,24 +341,32 @@ fn f_avx2<const BLEND: bool>(ra: __m256i, rb: __m256i, c: &Lanes<BLEND>) -> __m2
     let xb = _mm256_and_si256(_mm256_srlv_epi64(rb, c.window_b), c.six);
     // One zero for the eight selects, behind a barrier so it is not re-made for each.
     let z = settled(_mm256_setzero_si256());
-    let a01 = _mm256_or_si256(
-        pick::<BLEND>(c.truth_a[0], xa, &c.place_a[0], z),
-        pick::<BLEND>(c.truth_a[1], xa, &c.place_a[1], z),
-    );
-    let a23 = _mm256_or_si256(
-        pick::<BLEND>(c.truth_a[2], xa, &c.place_a[2], z),
-        pick::<BLEND>(c.truth_a[3], xa, &c.place_a[3], z),
-    );
-    let b01 = _mm256_or_si256(
-        pick::<BLEND>(c.truth_b[0], xb, &c.place_b[0], z),
-        pick::<BLEND>(c.truth_b[1], xb, &c.place_b[1], z),
-    );
-    let b23 = _mm256_or_si256(
-        pick::<BLEND>(c.truth_b[2], xb, &c.place_b[2], z),
-        pick::<BLEND>(c.truth_b[3], xb, &c.place_b[3], z),
-    );
+    // Written out: a closure here is not inlined into other crates' builds.
+    macro_rules! look_up {
+        ($truth:ident, $place:ident, $down:ident, $x:ident, $j:literal) => {
+            pick::<BLEND>(c.$truth[$j], $x, &c.$place[$j], c.$down[$j], z)
+        };
+    }
+    macro_rules! a {
+        ($j:literal) => {
+            look_up!(truth_a, place_a, down_a, xa, $j)
+        };
+    }
+    macro_rules! b {
+        ($j:literal) => {
+            look_up!(truth_b, place_b, down_b, xb, $j)
+        };
+    }
+    let a01 = _mm256_or_si256(a!(0), a!(1));
+    let a23 = _mm256_or_si256(a!(2), a!(3));
+    let b01 = _mm256_or_si256(b!(0), b!(1));
+    let b23 = _mm256_or_si256(b!(2), b!(3));
     let o = _mm256_or_si256(_mm256_or_si256(a01, a23), _mm256_or_si256(b01, b23));
-    or_lanes(o)
+    if BLEND {
+        or_lanes(o)
+    } else {
+        or_lanes_high(o)
+    }
 }
 
 /// The OR of the four 64-bit lanes, broadcast: within each 128-bit half first (`vpshufd`,
@@ -329,6 +382,31 @@ fn or_lanes(o: __m256i) -> __m256i {
     unsafe {
         std::arch::asm!(
             "vpshufd {t}, {o}, 0x4E",
+            "vpor {o}, {o}, {t}",
+            "vperm2i128 {t}, {o}, {o}, 0x01",
+            "vpor {o}, {o}, {t}",
+            o = inout(ymm_reg) o => out,
+            t = out(ymm_reg) _,
+            options(pure, nomem, nostack, preserves_flags),
+        );
+    }
+    out
+}
+
+/// [`or_lanes`] for halves with bits in the high 32 bits of each lane only ([`pick`]
+/// without `BLEND`): each 128-bit half's two high dwords copied into every dword, in
+/// either order (two `vpshufd` side by side) and ORed, so both copies of the spread form
+/// come out of the same two steps as `or_lanes`'s first; then across the halves.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn or_lanes_high(o: __m256i) -> __m256i {
+    let out: __m256i;
+    // SAFETY: vpshufd, vpor and vperm2i128 read and write registers only (AVX2, enabled
+    // here).
+    unsafe {
+        std::arch::asm!(
+            "vpshufd {t}, {o}, 0xF5",
+            "vpshufd {o}, {o}, 0x5F",
             "vpor {o}, {o}, {t}",
             "vperm2i128 {t}, {o}, {o}, 0x01",
             "vpor {o}, {o}, {t}",
@@ -1197,8 +1275,8 @@ pub(crate) unsafe fn rounds_avx2(l: u64, r: u64, keys: &[[u64; 8]]) -> (u64, u64
 /// ~30 vector operations' slots empty. Four blocks go in step, then three, two, one.
 /// AMD EPYC Zen 3 (the blend form), 3DES ECB decryption (2026-12-02, two runs each), two / three / four in
 /// step at 64 B read 81-87 / 70-72 / 67-69 TSC c/B, DES 29.5 / 25.2 / 24.2-24.8. Intel
-/// (the compare form: eight operations more a round, on three vector ports) gains less
-/// but gains: Xeon family 6 model 167 under `BITWEAVE_CPU=avx2` (2026-12-05, ECB
+/// (measured with the compare form, which the shift form replaced at the same count:
+/// eight operations a round more than the blend) gains less but gains: Xeon family 6 model 167 under `BITWEAVE_CPU=avx2` (2026-12-05, ECB
 /// encryption, two runs), two / four in step at 64 B 3DES 76.3 / 68.7-70.6, DES
 /// 27.4-28.1 / 25.1; the blend form there 71.3-78.4 and 25.7-27.3.
 ///
@@ -1408,13 +1486,13 @@ mod tests {
     use super::super::shift_layout::{fold_key, spread, KEY_ORDER};
     use super::*;
 
-    /// `shift256`'s two selects (the blend AMD gets, the compare and AND Intel gets) give
-    /// the same rounds on random halves and keys: the backend tests run only the one
+    /// `shift256`'s two ways to a P position (the blend AMD gets, the shift and AND Intel
+    /// gets) give the same rounds on random halves and keys: the backend tests run only the one
     /// the tuning picks (`cpu::tuning`).
     #[test]
     fn both_selects_give_the_same_rounds() {
         if !crate::cpu::has(crate::cpu::Feature::Avx2) {
-            eprintln!("skipped: shift256's two selects (this CPU lacks AVX2)");
+            eprintln!("skipped: shift256's blend and shift forms (this CPU lacks AVX2)");
             return;
         }
         #[target_feature(enable = "avx2")]
@@ -1435,10 +1513,10 @@ mod tests {
             let (l, r) = (next(), next());
             let keys: Vec<[u64; 8]> = (0..48).map(|_| core::array::from_fn(|_| next())).collect();
             // SAFETY: the CPU has AVX2 (checked above).
-            let (blend, compare) = unsafe { (run::<true>(l, r, &keys), run::<false>(l, r, &keys)) };
-            assert_eq!(blend, compare, "halves {l:#x} {r:#x}");
+            let (blend, shift) = unsafe { (run::<true>(l, r, &keys), run::<false>(l, r, &keys)) };
+            assert_eq!(blend, shift, "halves {l:#x} {r:#x}");
         }
-        eprintln!("ran: shift256's blend and compare selects");
+        eprintln!("ran: shift256's blend and shift forms");
     }
 
     /// Groups of four leave only groups of three behind them, or the whole count when it
