@@ -38,7 +38,15 @@ fn tables_print_both_directions_and_every_mode_per_backend() {
 #[test]
 fn aead_rows_are_json_rows_with_the_goptv_anchor() {
     let rows = bench_json(&["-c", "pi32cipher128v2", "--direction", "enc"], &QUICK);
-    assert_eq!(rows.len(), 2, "one message and a full set of lanes");
+    // One row per message count: one message, and a full set of lanes where the backend
+    // has lanes (`portable`, the default without AVX2 or NEON, runs one at a time).
+    let backend = rows[0]["backend"].as_str().unwrap().to_string();
+    let one_at_a_time = backend == "portable";
+    if one_at_a_time {
+        eprintln!("one row: {backend} runs one message per call (no lanes on this CPU)");
+    }
+    let expected = if one_at_a_time { 1 } else { 2 };
+    assert_eq!(rows.len(), expected, "one message and a full set of lanes");
     for r in &rows {
         assert_eq!(r["cipher"], "pi32cipher128v2");
         let cpb = r["cycles_per_byte"].as_f64().unwrap();
@@ -50,7 +58,9 @@ fn aead_rows_are_json_rows_with_the_goptv_anchor() {
         assert!((ratio - anchor / cpb).abs() < 1e-9 * ratio, "{r}");
     }
     assert_eq!(rows[0]["interleave"], 1);
-    assert!(rows[1]["interleave"].as_u64().unwrap() > 1);
+    if !one_at_a_time {
+        assert!(rows[1]["interleave"].as_u64().unwrap() > 1);
+    }
 }
 
 #[test]
