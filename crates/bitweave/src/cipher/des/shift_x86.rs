@@ -800,7 +800,10 @@ impl<V: RotateOps> RoundFunction for LanesRotate<V> {
 /// - Swapping each lane's raw output (two swaps, then a merge of four terms into the
 ///   windows, one `vpternlogq` each), a cycle shorter on paper: 3DES-CBC 73.7 → 73.3,
 ///   DES-CBC 24.8 → 26.4, 3DES-CFB8 607 → 656, 3DES-OFB 73.8 → 78.5 TSC c/B. Six more
-///   `vpternlogq` a round take the rotates' pipes.
+///   `vpternlogq` a round take the rotates' pipes. On Intel too (Xeon family 6 model 167,
+///   2026-12-06, the four lane orders `vpshufd`, `vshufi64x2` and `vpermq` of the merged
+///   lookups, 16 KiB, ratio to libgcrypt, three alternating runs): 3DES-CBC 0.93-0.94 →
+///   0.81-0.85, DES-CBC 1.20-1.27 → 1.06-1.15, 3DES-OFB 0.84-0.90 → 0.78-0.83.
 /// - For blocks in step, windows by `vpsrlvq` on halves kept in two copies (the copy made
 ///   by one `vpshufd` per output and per round key), moving two operations a round off the
 ///   rotates' pipes: 3DES ECB 16-128 B 3-4 % slower.
