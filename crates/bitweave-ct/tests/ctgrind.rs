@@ -67,6 +67,9 @@ fn ctgrind(targets: &[&str]) -> Outcome {
 /// [`ctgrind`] with environment variables set for the harness.
 fn ctgrind_with(targets: &[&str], env: &[(&str, &str)]) -> Outcome {
     require_valgrind();
+    if let Ok(cap) = std::env::var("BITWEAVE_CPU") {
+        eprintln!("BITWEAVE_CPU={cap} not passed on: the targets are named backends");
+    }
     let o = runner::run(harness(), &root(), targets, env, LIMIT).unwrap_or_else(|e| panic!("{e}"));
     eprintln!("{}{:.1} s under valgrind", o.stdout, o.seconds);
     o
