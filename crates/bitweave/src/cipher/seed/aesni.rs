@@ -88,6 +88,18 @@ fn nibbles(x: V, low: V) -> (V, V) {
 /// the S-boxes' output maps, one instruction shorter on the critical path but eight
 /// nibble lookups and four blends instead of four and one; the extra shuffles compete
 /// with the critical ones for the two shuffle ports.
+///
+/// Where the cycles go on Intel (Xeon family 6 model 167, 2026-12-06, dependent-chain
+/// microbenchmarks of this G and the add): ~25 core cycles against ~19 by the
+/// instructions' latencies. Each step into and out of AESENCLAST costs a cycle more (a
+/// `pxor` → `aesenclast` loop takes 6 cycles, `aesenclast` alone 3), and the nine
+/// shuffles of a G share two ports (the output maps' four and the blend measure 7 cycles
+/// where the latencies give 5). SEED-CBC encryption runs at ~24 cycles per G (47 TSC c/B,
+/// 0.57× libgcrypt). Tried there, no faster: the rotation by 16 as one `pshufb` instead of
+/// the `pshuflw` + `pshufhw` the compiler makes of it (CBC 46.0 → 45.0-46.0 TSC c/B), one
+/// or all three rotations as shift pairs (27.6 → 27.6 and 31.0 cycles per G in the
+/// microbenchmark), the blend as AND/OR (28.6). The latencies alone put a G here at ~17,
+/// above the tables' ~12 that the peers' SEED runs at, so this kernel cannot reach them.
 #[inline]
 #[target_feature(enable = "aes,ssse3,sse4.1")]
 fn g(x: V, c: &Consts) -> V {
