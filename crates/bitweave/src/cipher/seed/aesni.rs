@@ -98,8 +98,9 @@ fn nibbles(x: V, low: V) -> (V, V) {
 /// 0.57× libgcrypt). Tried there, no faster: the rotation by 16 as one `pshufb` instead of
 /// the `pshuflw` + `pshufhw` the compiler makes of it (CBC 46.0 → 45.0-46.0 TSC c/B), one
 /// or all three rotations as shift pairs (27.6 → 27.6 and 31.0 cycles per G in the
-/// microbenchmark), the blend as AND/OR (28.6). The latencies alone put a G here at ~17,
-/// above the tables' ~12 that the peers' SEED runs at, so this kernel cannot reach them.
+/// microbenchmark), the blend as AND/OR (28.6). The latencies alone, with the two
+/// crossings, put a G at ~19 cycles, above the ~14 a G of the peers' table-based SEED
+/// takes in the same runs (27 TSC c/B), so this kernel cannot reach them.
 #[inline]
 #[target_feature(enable = "aes,ssse3,sse4.1")]
 fn g(x: V, c: &Consts) -> V {
