@@ -281,7 +281,7 @@ fn select(place: &__m256i, sign: __m256i, zero: __m256i) -> __m256i {
 ///
 /// On Intel, where `vblendvpd` is three micro-ops, the select was a compare and an AND:
 /// `vpcmpgtq` takes three cycles and runs on one port, which the eight of a round shared.
-/// The shift takes one cycle on the two shift ports (ten shifts a round more there); Xeon
+/// The shift takes one cycle on the two shift ports (eight shifts a round more there); Xeon
 /// family 6 model 167 under `BITWEAVE_CPU=avx2` (2026-12-06, 16 KiB encryption, TSC c/B,
 /// ratio to libgcrypt in the same runs, seven alternating runs): 3DES-CBC 0.57-0.58 →
 /// 0.59-0.61, 3DES-OFB 0.56 → 0.58, DES-CBC 0.77 → 0.77-0.80, 3DES-CFB8 0.57 → 0.57;
@@ -1279,7 +1279,8 @@ pub(crate) unsafe fn rounds_avx2(l: u64, r: u64, keys: &[[u64; 8]]) -> (u64, u64
 /// AMD EPYC Zen 3 (the blend form), 3DES ECB decryption (2026-12-02, two runs each), two / three / four in
 /// step at 64 B read 81-87 / 70-72 / 67-69 TSC c/B, DES 29.5 / 25.2 / 24.2-24.8. Intel
 /// (measured with the compare form, which the shift form replaced at the same count:
-/// eight operations a round more than the blend) gains less but gains: Xeon family 6 model 167 under `BITWEAVE_CPU=avx2` (2026-12-05, ECB
+/// eight operations a round more than the blend) gains less but gains: Xeon family 6
+/// model 167 under `BITWEAVE_CPU=avx2` (2026-12-05, ECB
 /// encryption, two runs), two / four in step at 64 B 3DES 76.3 / 68.7-70.6, DES
 /// 27.4-28.1 / 25.1; the blend form there 71.3-78.4 and 25.7-27.3.
 ///
@@ -1490,8 +1491,8 @@ mod tests {
     use super::*;
 
     /// `shift256`'s two ways to a P position (the blend AMD gets, the shift and AND Intel
-    /// gets) give the same rounds on random halves and keys: the backend tests run only the one
-    /// the tuning picks (`cpu::tuning`).
+    /// gets) give the same rounds on random halves and keys: the backend tests run only
+    /// the one the tuning picks (`cpu::tuning`).
     #[test]
     fn both_selects_give_the_same_rounds() {
         if !crate::cpu::has(crate::cpu::Feature::Avx2) {
