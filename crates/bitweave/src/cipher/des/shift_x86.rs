@@ -370,27 +370,24 @@ fn f_avx2<const BLEND: bool>(ra: __m256i, rb: __m256i, c: &Lanes<BLEND>) -> __m2
 }
 
 /// The OR of the four 64-bit lanes, broadcast: within each 128-bit half first (`vpshufd`,
-/// one cycle), then across the halves (`vperm2i128`). Written as assembly so the
+/// one cycle), then across the halves ([`across_halves`]). Written as assembly so the
 /// compiler keeps this order; left to itself it reduces across the halves first through
 /// an extract, an insert and a `vpermq`, which costs the chain several cycles a round.
 #[target_feature(enable = "avx2")]
 #[inline]
 fn or_lanes(o: __m256i) -> __m256i {
-    let out: __m256i;
-    // SAFETY: vpshufd, vpor and vperm2i128 read and write registers only (AVX2, enabled
-    // here).
+    let within: __m256i;
+    // SAFETY: vpshufd and vpor read and write registers only (AVX2, enabled here).
     unsafe {
         std::arch::asm!(
             "vpshufd {t}, {o}, 0x4E",
             "vpor {o}, {o}, {t}",
-            "vperm2i128 {t}, {o}, {o}, 0x01",
-            "vpor {o}, {o}, {t}",
-            o = inout(ymm_reg) o => out,
+            o = inout(ymm_reg) o => within,
             t = out(ymm_reg) _,
             options(pure, nomem, nostack, preserves_flags),
         );
     }
-    out
+    across_halves(within)
 }
 
 /// [`or_lanes`] for halves with bits in the high 32 bits of each lane only ([`pick`]
@@ -400,14 +397,30 @@ fn or_lanes(o: __m256i) -> __m256i {
 #[target_feature(enable = "avx2")]
 #[inline]
 fn or_lanes_high(o: __m256i) -> __m256i {
-    let out: __m256i;
-    // SAFETY: vpshufd, vpor and vperm2i128 read and write registers only (AVX2, enabled
-    // here).
+    let within: __m256i;
+    // SAFETY: vpshufd and vpor read and write registers only (AVX2, enabled here).
     unsafe {
         std::arch::asm!(
             "vpshufd {t}, {o}, 0xF5",
             "vpshufd {o}, {o}, 0x5F",
             "vpor {o}, {o}, {t}",
+            o = inout(ymm_reg) o => within,
+            t = out(ymm_reg) _,
+            options(pure, nomem, nostack, preserves_flags),
+        );
+    }
+    across_halves(within)
+}
+
+/// The lane reductions' last step: each 128-bit half ORed with the other
+/// (`vperm2i128`), as assembly for the reason [`or_lanes`] gives.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn across_halves(o: __m256i) -> __m256i {
+    let out: __m256i;
+    // SAFETY: vperm2i128 and vpor read and write registers only (AVX2, enabled here).
+    unsafe {
+        std::arch::asm!(
             "vperm2i128 {t}, {o}, {o}, 0x01",
             "vpor {o}, {o}, {t}",
             o = inout(ymm_reg) o => out,
