@@ -3,13 +3,13 @@
 //! their 256-bit products summed before one reduction (aggregated reduction, as in
 //! Gueron and Kounavis's white paper), so the reduction's dozen operations are paid once
 //! per 128 bytes and the 32 multiplies of a group are independent of one another.
-//! The arithmetic is [`super::ghash`]'s, lane by lane: a register holds a block as one
+//! The arithmetic is [`super::field`]'s, lane by lane: a register holds a block as one
 //! little-endian u128 (the byte-swapped block), low 64 bits in lane 0.
 #![allow(unsafe_code)]
 
 use core::arch::x86_64::*;
 
-use super::ghash::{AGGREGATE, WIDE_AGGREGATE, ZMM_AGGREGATE};
+use super::field::{AGGREGATE, WIDE_AGGREGATE, ZMM_AGGREGATE};
 use crate::cpu::Feature;
 
 /// Folds the whole blocks of `blocks` into `y`: y = (…((y ⊕ X_1)·H ⊕ X_2)·H …)·H.
@@ -113,9 +113,9 @@ pub(super) fn karatsuba_mid(lo: __m128i, mid: __m128i, hi: __m128i) -> __m128i {
     unsafe { _mm_xor_si128(mid, _mm_xor_si128(lo, hi)) }
 }
 
-/// `ghash::reduce`, on registers: the 256-bit product is assembled from `lo`, `mid`,
+/// `field::reduce`, on registers: the 256-bit product is assembled from `lo`, `mid`,
 /// `hi` and its high-degree half folded back with shifts by 1, 2 and 7. The powers are
-/// kept divided by x (`ghash::X_INVERSE`), so the product needs no one-bit shift first.
+/// kept divided by x (`field::X_INVERSE`), so the product needs no one-bit shift first.
 /// SSE shifts are per 64-bit lane, so the bits a 128-bit shift moves across lanes are
 /// carried by byte shifts.
 #[inline(always)]

@@ -18,6 +18,8 @@
 #[cfg(target_arch = "x86_64")]
 mod clmul;
 #[doc(hidden)]
+pub mod field;
+#[doc(hidden)]
 pub mod ghash;
 #[cfg(target_arch = "aarch64")]
 mod pmull;

@@ -1,7 +1,7 @@
 //! `pmull`: GHASH on ARM64's 64-bit carry-less multiply (PMULL, which comes with the
 //! crypto extension's AES feature), eight blocks per reduction as `clmul128` does on x86:
 //! blocks multiplied by H^8..H^1, Karatsuba's three products each, their 256-bit sum
-//! reduced once. The powers are kept divided by x (`ghash::X_INVERSE`), so the sum needs
+//! reduced once. The powers are kept divided by x (`field::X_INVERSE`), so the sum needs
 //! no shift before [`reduce`]. The sums and the reduction are plain `u128` arithmetic:
 //! the multiplies are the work.
 //!
@@ -11,7 +11,7 @@
 
 use core::arch::aarch64::vmull_p64;
 
-use super::ghash::{reduce, AGGREGATE};
+use super::field::{reduce, AGGREGATE};
 use crate::cpu::Feature;
 
 /// Folds the whole blocks of `blocks` into `y`: y = (…((y ⊕ X_1)·H ⊕ X_2)·H …)·H

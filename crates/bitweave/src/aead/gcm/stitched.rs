@@ -16,7 +16,7 @@
 use core::arch::x86_64::*;
 
 use super::clmul::{fold_group, karatsuba_mid, product_into, reduce};
-use super::ghash::AGGREGATE;
+use super::field::AGGREGATE;
 use crate::cipher::aes::x86::{in_order, AesX86};
 use crate::cpu::Feature;
 
@@ -88,7 +88,7 @@ unsafe fn kernel(
     // Swaps the count's four bytes (an involution): a counter block ↔ the same block with
     // its count as a little-endian 32-bit lane (lane 3).
     let swap32 = _mm_set_epi8(12, 13, 14, 15, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
-    // Reverses all sixteen bytes: a ciphertext block ↔ GHASH's integer (see `ghash`).
+    // Reverses all sixteen bytes: a ciphertext block ↔ GHASH's integer (see `field`).
     let reverse = _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
     let lane3 = |n: i32| _mm_set_epi32(n, 0, 0, 0);
     // SAFETY: 16 readable bytes each; a u128's lanes are in little-endian order.
