@@ -324,7 +324,7 @@ impl<const BLEND: bool> RoundFunction for Lanes<BLEND> {
     #[inline(always)]
     unsafe fn f(&self, aka: __m256i, akb: __m256i, pend: __m256i) -> __m256i {
         // SAFETY: every caller has AVX2 (the trait's contract), all this uses.
-        unsafe { f_avx2(xor(aka, pend), xor(akb, pend), self) }
+        unsafe { across_halves(f_avx2(xor(aka, pend), xor(akb, pend), self)) }
     }
 
     #[inline(always)]
@@ -333,6 +333,9 @@ impl<const BLEND: bool> RoundFunction for Lanes<BLEND> {
     }
 }
 
+/// f up to the lane reduction's last step: each 128-bit half's two lanes ORed, in both
+/// copies of the spread form ([`or_lanes`], [`or_lanes_high`]); [`across_halves`] or the
+/// chain's [`Halves`] finish it.
 #[target_feature(enable = "avx2")]
 #[inline]
 fn f_avx2<const BLEND: bool>(ra: __m256i, rb: __m256i, c: &Lanes<BLEND>) -> __m256i {
@@ -369,8 +372,8 @@ fn f_avx2<const BLEND: bool>(ra: __m256i, rb: __m256i, c: &Lanes<BLEND>) -> __m2
     }
 }
 
-/// The OR of the four 64-bit lanes, broadcast: within each 128-bit half first (`vpshufd`,
-/// one cycle), then across the halves ([`across_halves`]). Written as assembly so the
+/// The OR of each 128-bit half's two 64-bit lanes (`vpshufd`, one cycle), the lane
+/// reduction's first step; [`across_halves`] is its second. Written as assembly so the
 /// compiler keeps this order; left to itself it reduces across the halves first through
 /// an extract, an insert and a `vpermq`, which costs the chain several cycles a round.
 #[target_feature(enable = "avx2")]
@@ -387,13 +390,13 @@ fn or_lanes(o: __m256i) -> __m256i {
             options(pure, nomem, nostack, preserves_flags),
         );
     }
-    across_halves(within)
+    within
 }
 
 /// [`or_lanes`] for halves with bits in the high 32 bits of each lane only ([`pick`]
 /// without `BLEND`): each 128-bit half's two high dwords copied into every dword, in
 /// either order (two `vpshufd` side by side) and ORed, so both copies of the spread form
-/// come out of the same two steps as `or_lanes`'s first; then across the halves.
+/// come out of the same two steps as `or_lanes`.
 #[target_feature(enable = "avx2")]
 #[inline]
 fn or_lanes_high(o: __m256i) -> __m256i {
@@ -409,26 +412,74 @@ fn or_lanes_high(o: __m256i) -> __m256i {
             options(pure, nomem, nostack, preserves_flags),
         );
     }
-    across_halves(within)
+    within
 }
 
-/// The lane reductions' last step: each 128-bit half ORed with the other
-/// (`vperm2i128`), as assembly for the reason [`or_lanes`] gives.
+/// The lane reductions' last step: each 128-bit half ORed with the other.
 #[target_feature(enable = "avx2")]
 #[inline]
 fn across_halves(o: __m256i) -> __m256i {
+    _mm256_or_si256(o, swap_halves_avx2(o))
+}
+
+/// `x` with its 128-bit halves swapped (`vperm2i128`), as assembly for the reason
+/// [`or_lanes`] gives.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn swap_halves_avx2(x: __m256i) -> __m256i {
     let out: __m256i;
-    // SAFETY: vperm2i128 and vpor read and write registers only (AVX2, enabled here).
+    // SAFETY: vperm2i128 reads and writes registers only (AVX2, enabled here).
     unsafe {
         std::arch::asm!(
-            "vperm2i128 {t}, {o}, {o}, 0x01",
-            "vpor {o}, {o}, {t}",
-            o = inout(ymm_reg) o => out,
-            t = out(ymm_reg) _,
+            "vperm2i128 {o}, {x}, {x}, 0x01",
+            o = lateout(ymm_reg) out,
+            x = in(ymm_reg) x,
             options(pure, nomem, nostack, preserves_flags),
         );
     }
     out
+}
+
+/// [`Lanes`] with its output as [`Halves`], for one block alone (a chain): the next round
+/// XORs the in-half reduction into the key-XORed half while the halves swap, and the
+/// swapped copy after it, so one operation (not the reduction's OR and then the XOR)
+/// follows the swap on the chain's critical path. Xeon family 6 model 167 under
+/// `BITWEAVE_CPU=avx2` (2026-12-06, 16 KiB encryption, TSC c/B, three alternating runs):
+/// 3DES-CBC 112.4 → 111.4, DES-CBC 38.3 → 37.9, 3DES-OFB 112.4 → 111.4, 3DES-CFB8 939 →
+/// 920 — a cycle off a round of ~25 that the shift ports, not the latencies, mostly set.
+struct ChainShift<const BLEND: bool>(Lanes<BLEND>);
+
+impl<const BLEND: bool> RoundFunction for ChainShift<BLEND> {
+    type V = __m256i;
+    type Out = Halves;
+
+    #[inline(always)]
+    fn zero(&self) -> Halves {
+        Halves {
+            half: broadcast(0),
+            swapped: broadcast(0),
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn f(&self, aka: __m256i, akb: __m256i, pend: Halves) -> Halves {
+        // SAFETY: every caller has AVX2 (the trait's contract), all this uses.
+        unsafe {
+            let xa = xor(xor(aka, pend.half), pend.swapped);
+            let xb = xor(xor(akb, pend.half), pend.swapped);
+            let half = f_avx2(xa, xb, &self.0);
+            Halves {
+                half,
+                swapped: swap_halves_avx2(half),
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn plain(&self, out: Halves) -> __m256i {
+        // SAFETY: AVX2, available to every caller (see `lanes`).
+        unsafe { _mm256_or_si256(out.half, out.swapped) }
+    }
 }
 
 // ---- rotate256: AVX-512VL --------------------------------------------------------------
@@ -793,10 +844,11 @@ impl<V: RotateOps> RoundFunction for LanesRotate<V> {
     }
 }
 
-/// `rotate256`'s f output one step short of broadcast — each 128-bit half's lanes ORed
-/// (`half`) and the same with the halves swapped (`swapped`) — for one block alone (a
-/// chain): the next round ORs both into the key-XORed half in one `vpternlogq` before
-/// rotating the windows, so the OR after the swap leaves the critical path (3DES-CBC
+/// f's output one step short of broadcast — each 128-bit half's lanes ORed (`half`) and
+/// the same with the halves swapped (`swapped`) — for one block alone (a chain; both
+/// forms, see also [`ChainShift`]): `rotate256`'s next round ORs both into the key-XORed
+/// half in one `vpternlogq` before rotating the windows, so the OR after the swap leaves
+/// the critical path (3DES-CBC
 /// 71.6-72.8 → 68.4-69.0 c/B on Intel, with the rotates then still ahead of the merge;
 /// see [`windows_of`]). With blocks in step this form once cost four extra rotates a
 /// round (3DES ECB at 64 B, three in step: 41-42 → 49 c/B); with the merge ahead of the
@@ -1278,9 +1330,9 @@ pub(crate) unsafe fn rounds_avx2(l: u64, r: u64, keys: &[[u64; 8]]) -> (u64, u64
     // SAFETY: AVX2, this function's contract, is all `Lanes` needs.
     let ([l], [r]) = unsafe {
         if crate::cpu::intel_tuning() {
-            rounds(l, r, keys, &Lanes::<false>::new())
+            rounds(l, r, keys, &ChainShift(Lanes::<false>::new()))
         } else {
-            rounds(l, r, keys, &Lanes::<true>::new())
+            rounds(l, r, keys, &ChainShift(Lanes::<true>::new()))
         }
     };
     (lane0(l), lane0(r))
@@ -1334,9 +1386,21 @@ pub(crate) unsafe fn chain_avx2(
     // SAFETY: AVX2, this function's contract, is all `Lanes` needs.
     unsafe {
         if crate::cpu::intel_tuning() {
-            chain(feedback, state, data, keys, &Lanes::<false>::new())
+            chain(
+                feedback,
+                state,
+                data,
+                keys,
+                &ChainShift(Lanes::<false>::new()),
+            )
         } else {
-            chain(feedback, state, data, keys, &Lanes::<true>::new())
+            chain(
+                feedback,
+                state,
+                data,
+                keys,
+                &ChainShift(Lanes::<true>::new()),
+            )
         }
     }
 }
@@ -1505,7 +1569,8 @@ mod tests {
 
     /// `shift256`'s two ways to a P position (the blend AMD gets, the shift and AND Intel
     /// gets) give the same rounds on random halves and keys: the backend tests run only
-    /// the one the tuning picks (`cpu::tuning`).
+    /// the one the tuning picks (`cpu::tuning`). Each form also as the chain's round
+    /// ([`ChainShift`]: the output as [`Halves`]).
     #[test]
     fn both_selects_give_the_same_rounds() {
         if !crate::cpu::has(crate::cpu::Feature::Avx2) {
@@ -1515,9 +1580,20 @@ mod tests {
         #[target_feature(enable = "avx2")]
         fn run<const BLEND: bool>(l: u64, r: u64, keys: &[[u64; 8]]) -> (u64, u64) {
             let c = Lanes::<BLEND>::new();
+            let (l, r) = ([broadcast(l)], [broadcast(r)]);
             // SAFETY: AVX2, enabled here, is all `Lanes` needs.
-            let ([l], [r]) = unsafe { rounds([broadcast(l)], [broadcast(r)], keys, &c) };
-            (lane0(l), lane0(r))
+            let (([bl], [br]), ([cl], [cr])) = unsafe {
+                (
+                    rounds(l, r, keys, &c),
+                    rounds(l, r, keys, &ChainShift(Lanes::<BLEND>::new())),
+                )
+            };
+            assert_eq!(
+                (lane0(bl), lane0(br)),
+                (lane0(cl), lane0(cr)),
+                "chain, blend {BLEND}"
+            );
+            (lane0(bl), lane0(br))
         }
         let mut x = 0x2545_F491_4F6C_DD1Du64;
         let mut next = || {
