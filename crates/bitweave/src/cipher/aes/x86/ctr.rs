@@ -721,7 +721,11 @@ fn groups_from_octets<const ROUNDS: usize>(
 /// cache: up to four groups that costs more than the buffer saves (128 B 0.42 → 0.49 when
 /// one group took it), so those come from [`counter_blocks_aesni`]; the first of five or
 /// more taken from there beside the buffer measured slower (Zen 4, AES-128, 640 B 0.283
-/// against 0.277, 1 KiB 0.261 against 0.257).
+/// against 0.277, 1 KiB 0.261 against 0.257). Not Intel's: there, even with every block
+/// read back as two 8-byte halves (forwarded from their stores, no stall) and used for
+/// all groups, the buffer ran slower than the vector-built counters at every size (Xeon
+/// family 6 model 167 under `BITWEAVE_CPU=aesni`, 2026-12-06: AES-128 256 B 0.28 → 0.35,
+/// 16 KiB 0.20 → 0.27 TSC c/B).
 #[target_feature(enable = "aes,sse2,ssse3,sse4.1")]
 #[inline]
 fn groups_from_stack<const ROUNDS: usize>(
@@ -838,6 +842,11 @@ fn counter_blocks_aesni<const R: usize>(k0: __m128i, ctr: u128) -> [__m128i; R] 
 /// no transfer from the integer registers per block). Branch-free: `a` comes from the IV.
 /// (An AND and two XORs per block, the low bits XORed separately: AES-128 512 B 0.300 →
 /// 0.292 TSC c/B, best of 400, Zen 4 under `--backend aesni`; 1 KiB and up unchanged.)
+///
+/// The selectors built in vector arithmetic as [`GroupCounters`] builds VAES-256's
+/// (fifteen operations a call) measured within noise of these (+1 % at 384 B-1 KiB;
+/// without any set-up, a wrong result as a bound, +5 %) on Intel Xeon family 6 model 167
+/// under `BITWEAVE_CPU=aesni` (2026-12-06), so they stay as they are.
 struct GroupCounters128 {
     /// Per block: all ones where the block takes `B + 8`, and `(a + i) mod 8` in the last
     /// three bits (zero in both bases).
