@@ -455,10 +455,7 @@ impl<const BLEND: bool> RoundFunction for ChainShift<BLEND> {
 
     #[inline(always)]
     fn zero(&self) -> Halves {
-        Halves {
-            half: broadcast(0),
-            swapped: broadcast(0),
-        }
+        Halves::zero()
     }
 
     #[inline(always)]
@@ -477,8 +474,7 @@ impl<const BLEND: bool> RoundFunction for ChainShift<BLEND> {
 
     #[inline(always)]
     fn plain(&self, out: Halves) -> __m256i {
-        // SAFETY: AVX2, available to every caller (see `lanes`).
-        unsafe { _mm256_or_si256(out.half, out.swapped) }
+        out.merged()
     }
 }
 
@@ -878,6 +874,23 @@ struct Halves {
     swapped: __m256i,
 }
 
+impl Halves {
+    #[inline(always)]
+    fn zero() -> Self {
+        Halves {
+            half: broadcast(0),
+            swapped: broadcast(0),
+        }
+    }
+
+    /// Both halves ORed: f's output broadcast, to XOR into a half.
+    #[inline(always)]
+    fn merged(self) -> __m256i {
+        // SAFETY: AVX2, available to every caller (see `lanes`).
+        unsafe { _mm256_or_si256(self.half, self.swapped) }
+    }
+}
+
 /// `x` with its 128-bit halves swapped, as `vshufi64x2` (3 cycles on AMD Zen 4). Written
 /// as assembly: the compiler turns the swap into `vpermq` (4 cycles there), and the swap
 /// is on the chain's critical path every round.
@@ -907,10 +920,7 @@ impl RoundFunction for ChainRotate {
 
     #[inline(always)]
     fn zero(&self) -> Halves {
-        Halves {
-            half: broadcast(0),
-            swapped: broadcast(0),
-        }
+        Halves::zero()
     }
 
     #[inline(always)]
@@ -931,8 +941,7 @@ impl RoundFunction for ChainRotate {
 
     #[inline(always)]
     fn plain(&self, out: Halves) -> __m256i {
-        // SAFETY: AVX2, available to every caller (see `lanes`).
-        unsafe { _mm256_or_si256(out.half, out.swapped) }
+        out.merged()
     }
 }
 
