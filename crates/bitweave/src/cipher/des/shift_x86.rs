@@ -440,6 +440,33 @@ fn swap_halves_avx2(x: __m256i) -> __m256i {
     out
 }
 
+/// f's output one step short of broadcast, for one block alone (a chain): each 128-bit
+/// half's lanes ORed (`half`) and the same with the halves swapped (`swapped`), so the
+/// next round merges both into its key-XORed half and only that step follows the
+/// cross-lane swap ([`ChainShift`], [`ChainRotate`]).
+#[derive(Clone, Copy)]
+struct Halves {
+    half: __m256i,
+    swapped: __m256i,
+}
+
+impl Halves {
+    #[inline(always)]
+    fn zero() -> Self {
+        Halves {
+            half: broadcast(0),
+            swapped: broadcast(0),
+        }
+    }
+
+    /// Both halves ORed: f's output broadcast, to XOR into a half.
+    #[inline(always)]
+    fn merged(self) -> __m256i {
+        // SAFETY: AVX2, available to every caller (see `lanes`).
+        unsafe { _mm256_or_si256(self.half, self.swapped) }
+    }
+}
+
 /// [`Lanes`] with its output as [`Halves`], for one block alone (a chain): the next round
 /// XORs the in-half reduction into the key-XORed half while the halves swap, and the
 /// swapped copy after it, so one operation (not the reduction's OR and then the XOR)
@@ -840,57 +867,6 @@ impl<V: RotateOps> RoundFunction for LanesRotate<V> {
     }
 }
 
-/// f's output one step short of broadcast — each 128-bit half's lanes ORed (`half`) and
-/// the same with the halves swapped (`swapped`) — for one block alone (a chain; both
-/// forms, see also [`ChainShift`]): `rotate256`'s next round ORs both into the key-XORed
-/// half in one `vpternlogq` before rotating the windows, so the OR after the swap leaves
-/// the critical path (3DES-CBC
-/// 71.6-72.8 → 68.4-69.0 c/B on Intel, with the rotates then still ahead of the merge;
-/// see [`windows_of`]). With blocks in step this form once cost four extra rotates a
-/// round (3DES ECB at 64 B, three in step: 41-42 → 49 c/B); with the merge ahead of the
-/// rotate it costs none, and the two measured alike (Xeon family 6 model 207, 3DES ECB
-/// 64 B: 48.6-49.6 against 48.7-48.8 c/B), so [`crypt_in_step`] keeps the broadcast form.
-///
-/// Where the chain's round goes on AMD Zen 4 (latencies measured there, 2026-12-03, in
-/// core cycles: `vprolvq` and `vprorvd` 2, `vpternlogq` and `vpshufd` 1, `vshufi64x2` 3;
-/// the rotates issue two a cycle on two pipes that `vpternlogq` also takes, while
-/// `vpsrlvq` runs beside them on two others): the merge into the half 1, the windows'
-/// rotate 2, the lookups 2 plus 3 while the eight issue, the rest of the select tree 2,
-/// the lane reduction 2 and the swap 3: ~16 cycles a round, 17 measured (3DES-CBC, 74 TSC
-/// c/B at 3.6 GHz). Tried and slower that day:
-/// - Swapping each lane's raw output (two swaps, then a merge of four terms into the
-///   windows, one `vpternlogq` each), a cycle shorter on paper: 3DES-CBC 73.7 → 73.3,
-///   DES-CBC 24.8 → 26.4, 3DES-CFB8 607 → 656, 3DES-OFB 73.8 → 78.5 TSC c/B. Six more
-///   `vpternlogq` a round take the rotates' pipes. On Intel too (Xeon family 6 model 167,
-///   2026-12-06, the four lane orders `vpshufd`, `vshufi64x2` and `vpermq` of the merged
-///   lookups, 16 KiB, ratio to libgcrypt, three alternating runs): 3DES-CBC 0.93-0.94 →
-///   0.81-0.85, DES-CBC 1.20-1.27 → 1.06-1.15, 3DES-OFB 0.84-0.90 → 0.78-0.83.
-/// - For blocks in step, windows by `vpsrlvq` on halves kept in two copies (the copy made
-///   by one `vpshufd` per output and per round key), moving two operations a round off the
-///   rotates' pipes: 3DES ECB 16-128 B 3-4 % slower.
-#[derive(Clone, Copy)]
-struct Halves {
-    half: __m256i,
-    swapped: __m256i,
-}
-
-impl Halves {
-    #[inline(always)]
-    fn zero() -> Self {
-        Halves {
-            half: broadcast(0),
-            swapped: broadcast(0),
-        }
-    }
-
-    /// Both halves ORed: f's output broadcast, to XOR into a half.
-    #[inline(always)]
-    fn merged(self) -> __m256i {
-        // SAFETY: AVX2, available to every caller (see `lanes`).
-        unsafe { _mm256_or_si256(self.half, self.swapped) }
-    }
-}
-
 /// `x` with its 128-bit halves swapped, as `vshufi64x2` (3 cycles on AMD Zen 4). Written
 /// as assembly: the compiler turns the swap into `vpermq` (4 cycles there), and the swap
 /// is on the chain's critical path every round.
@@ -912,6 +888,32 @@ fn swap_halves(x: __m256i) -> __m256i {
 }
 
 /// [`LanesRotate`] with its output as [`Halves`], for one block alone.
+///
+/// The next round ORs both halves into the key-XORed half in one `vpternlogq` before
+/// rotating the windows, so the OR after the swap leaves the critical path (3DES-CBC
+/// 71.6-72.8 → 68.4-69.0 c/B on Intel, with the rotates then still ahead of the merge; see
+/// [`windows_of`]). With blocks in step this form once cost four extra rotates a round
+/// (3DES ECB at 64 B, three in step: 41-42 → 49 c/B); with the merge ahead of the rotate it
+/// costs none, and the two measured alike (Xeon family 6 model 207, 3DES ECB 64 B:
+/// 48.6-49.6 against 48.7-48.8 c/B), so [`crypt_in_step`] keeps the broadcast form.
+///
+/// Where the chain's round goes on AMD Zen 4 (latencies measured there, 2026-12-03, in
+/// core cycles: `vprolvq` and `vprorvd` 2, `vpternlogq` and `vpshufd` 1, `vshufi64x2` 3;
+/// the rotates issue two a cycle on two pipes that `vpternlogq` also takes, while
+/// `vpsrlvq` runs beside them on two others): the merge into the half 1, the windows'
+/// rotate 2, the lookups 2 plus 3 while the eight issue, the rest of the select tree 2,
+/// the lane reduction 2 and the swap 3: ~16 cycles a round, 17 measured (3DES-CBC, 74 TSC
+/// c/B at 3.6 GHz). Tried and slower that day:
+/// - Swapping each lane's raw output (two swaps, then a merge of four terms into the
+///   windows, one `vpternlogq` each), a cycle shorter on paper: 3DES-CBC 73.7 → 73.3,
+///   DES-CBC 24.8 → 26.4, 3DES-CFB8 607 → 656, 3DES-OFB 73.8 → 78.5 TSC c/B. Six more
+///   `vpternlogq` a round take the rotates' pipes. On Intel too (Xeon family 6 model 167,
+///   2026-12-06, the four lane orders `vpshufd`, `vshufi64x2` and `vpermq` of the merged
+///   lookups, 16 KiB, ratio to libgcrypt, three alternating runs): 3DES-CBC 0.93-0.94 →
+///   0.81-0.85, DES-CBC 1.20-1.27 → 1.06-1.15, 3DES-OFB 0.84-0.90 → 0.78-0.83.
+/// - For blocks in step, windows by `vpsrlvq` on halves kept in two copies (the copy made
+///   by one `vpshufd` per output and per round key), moving two operations a round off the
+///   rotates' pipes: 3DES ECB 16-128 B 3-4 % slower.
 struct ChainRotate(LanesRotate<__m256i>);
 
 impl RoundFunction for ChainRotate {
