@@ -94,51 +94,64 @@ pub(super) unsafe fn ctr_vaes512(aes: &AesX86, counter: &mut [u8], data: &mut [u
 /// 0.23-0.25 → 0.17 (0.21), 384 B 0.21 → 0.14 (0.18), 512 B 0.20 → 0.13 (0.16), 1 KiB
 /// 0.15-0.16 → 0.12 (0.14), 16 KiB 0.123 → 0.122 (0.13); AES-256 256 B 0.28 → 0.18
 /// (0.23). On AMD Zen 4 it leads VAES-256 from 48 B to 1 KiB only (figures at
-/// [`vendor_tuning`](super::vendor_tuning)).
+/// [`vendor_tuning`](super::vendor_tuning)). The first registers' counters come from the
+/// stored block loaded as a vector, as VAES-256's do (Xeon family 6 model 167,
+/// 2026-12-06, TSC c/B, best of three alternating runs: AES-128 128 B 0.232 → 0.225,
+/// 256 B 0.152 → 0.149, 512 B 0.111 → 0.109; AES-256 64 B 0.469 → 0.458, 128 B 0.249 →
+/// 0.241, 256 B 0.168 → 0.164).
 #[target_feature(enable = "aes,sse2,avx2,avx512f,avx512bw,vaes")]
 pub(super) unsafe fn ctr_vaes512_registers(aes: &AesX86, counter: &mut [u8], data: &mut [u8]) {
     let mut ctr = u128::from_be_bytes(counter[..16].try_into().unwrap());
+    // SAFETY: `counter` holds 16 bytes.
+    let mut be = unsafe { _mm_loadu_si128(counter.as_ptr().cast()) };
     let k0 = _mm512_broadcast_i32x4(aes.enc.v128()[0]);
     let len = data.len();
     let mut groups = data.chunks_exact_mut(512);
     for (n, g) in (&mut groups).enumerate() {
         prefetch_ahead::<8>(g.as_ptr(), len - 512 * n);
         // SAFETY: eight registers cover the 512-byte group.
-        unsafe { ctr_rounds_xor_vaes512::<8>(aes, counter_registers512(k0, ctr), g) };
+        unsafe { ctr_rounds_xor_vaes512::<8>(aes, counter_registers512(k0, be), g) };
         ctr = ctr.wrapping_add(32);
+        be = stored(ctr);
     }
     let tail = groups.into_remainder();
     // SAFETY: each arm's registers cover the tail (at most 64 bytes each).
     unsafe {
         match tail.len().div_ceil(64) {
             0 => {}
-            1 => ctr_rounds_xor_vaes512::<1>(aes, counter_registers512(k0, ctr), tail),
-            2 => ctr_rounds_xor_vaes512::<2>(aes, counter_registers512(k0, ctr), tail),
-            3 => ctr_rounds_xor_vaes512::<3>(aes, counter_registers512(k0, ctr), tail),
-            4 => ctr_rounds_xor_vaes512::<4>(aes, counter_registers512(k0, ctr), tail),
-            5 => ctr_rounds_xor_vaes512::<5>(aes, counter_registers512(k0, ctr), tail),
-            6 => ctr_rounds_xor_vaes512::<6>(aes, counter_registers512(k0, ctr), tail),
-            7 => ctr_rounds_xor_vaes512::<7>(aes, counter_registers512(k0, ctr), tail),
-            _ => ctr_rounds_xor_vaes512::<8>(aes, counter_registers512(k0, ctr), tail),
+            1 => ctr_rounds_xor_vaes512::<1>(aes, counter_registers512(k0, be), tail),
+            2 => ctr_rounds_xor_vaes512::<2>(aes, counter_registers512(k0, be), tail),
+            3 => ctr_rounds_xor_vaes512::<3>(aes, counter_registers512(k0, be), tail),
+            4 => ctr_rounds_xor_vaes512::<4>(aes, counter_registers512(k0, be), tail),
+            5 => ctr_rounds_xor_vaes512::<5>(aes, counter_registers512(k0, be), tail),
+            6 => ctr_rounds_xor_vaes512::<6>(aes, counter_registers512(k0, be), tail),
+            7 => ctr_rounds_xor_vaes512::<7>(aes, counter_registers512(k0, be), tail),
+            _ => ctr_rounds_xor_vaes512::<8>(aes, counter_registers512(k0, be), tail),
         }
     }
     let ctr = ctr.wrapping_add(tail.len().div_ceil(16) as u128);
-    counter.copy_from_slice(&ctr.to_be_bytes());
+    // SAFETY: `counter` holds 16 writable bytes.
+    unsafe { _mm_storeu_si128(counter.as_mut_ptr().cast(), stored(ctr)) };
 }
 
-/// `R` zmm registers of counter blocks `ctr .. ctr + 4R`, XORed with round key 0: per
-/// register a 64-bit add, an unsigned compare of each block's offset with `!lo` (block
-/// `lo + i` wraps exactly when `i > !lo`) into a mask on the high qwords, a masked add of
-/// the carry, a byte swap.
+/// `R` zmm registers of counter blocks `ctr .. ctr + 4R`, XORed with round key 0, from
+/// the counter block `be` as stored: per register a 64-bit add, an unsigned compare of
+/// each block's offset with `!lo` (block `lo + i` wraps exactly when `i > !lo`) into a
+/// mask on the high qwords, a masked add of the carry, a byte swap.
 #[target_feature(enable = "avx512f,avx512bw")]
 #[inline]
-fn counter_registers512<const R: usize>(k0: __m512i, ctr: u128) -> [__m512i; R] {
+fn counter_registers512<const R: usize>(k0: __m512i, be: __m128i) -> [__m512i; R] {
+    let be = _mm512_broadcast_i32x4(be);
     let reverse = _mm512_broadcast_i32x4(_mm_set_epi8(
         0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
     ));
-    let (lo, hi) = (ctr as u64, (ctr >> 64) as u64);
-    let base = _mm512_broadcast_i32x4(_mm_set_epi64x(hi as i64, lo as i64));
-    let limit = _mm512_set1_epi64(!lo as i64);
+    let low_twice = _mm512_broadcast_i32x4(_mm_set_epi8(
+        8, 9, 10, 11, 12, 13, 14, 15, 8, 9, 10, 11, 12, 13, 14, 15,
+    ));
+    let base = _mm512_shuffle_epi8(be, reverse);
+    // !lo in every qword (0x55: NOT C).
+    let low = _mm512_shuffle_epi8(be, low_twice);
+    let limit = _mm512_ternarylogic_epi64::<0x55>(low, low, low);
     let one = _mm512_set1_epi64(1);
     core::array::from_fn(|r| {
         let b = 4 * r as i64;
@@ -217,31 +230,49 @@ pub(super) unsafe fn ctr_vaes256(aes: &AesX86, counter: &mut [u8], data: &mut [u
     let (head, mut rest) = data.split_at_mut(grouped);
     if grouped > 0 {
         // SAFETY: this fn's features are the group loop's.
-        unsafe { ctr_groups_vaes256(k0, k, rounds, ctr, head) };
+        unsafe {
+            let be = _mm_loadu_si128(counter.as_ptr().cast());
+            ctr_groups_vaes256(k0, k, rounds, be, head)
+        };
         ctr = ctr.wrapping_add(grouped as u128 / 16);
     } else if rest.len() > 256 {
         let (g, r) = rest.split_at_mut(256);
-        // SAFETY: `g` is 256 bytes, eight registers.
-        unsafe { ctr_rounds_xor_vaes256::<8>(k, rounds, counter_registers(k0, ctr), g) };
+        // SAFETY: `g` is 256 bytes, eight registers; `counter` holds 16 bytes.
+        unsafe {
+            let be = _mm_loadu_si128(counter.as_ptr().cast());
+            ctr_rounds_xor_vaes256::<8>(k, rounds, counter_registers(k0, be), g)
+        };
         ctr = ctr.wrapping_add(16);
         rest = r;
     }
+    // The tail's counter block: as stored when nothing ran before it, so the first
+    // round waits on a load and two byte shuffles, not on the integer registers.
+    let be = if rest.len() == len {
+        // SAFETY: `counter` holds 16 bytes.
+        unsafe { _mm_loadu_si128(counter.as_ptr().cast()) }
+    } else {
+        stored(ctr)
+    };
     // SAFETY: each arm's registers cover the tail.
     unsafe {
         match rest.len().div_ceil(32) {
             0 => {}
-            1 => ctr_rounds_xor_vaes256::<1>(k, rounds, counter_registers(k0, ctr), rest),
-            2 => ctr_rounds_xor_vaes256::<2>(k, rounds, counter_registers(k0, ctr), rest),
-            3 => ctr_rounds_xor_vaes256::<3>(k, rounds, counter_registers(k0, ctr), rest),
-            4 => ctr_rounds_xor_vaes256::<4>(k, rounds, counter_registers(k0, ctr), rest),
-            _ => ctr_rounds_xor_vaes256::<8>(k, rounds, counter_registers(k0, ctr), rest),
+            1 => ctr_rounds_xor_vaes256::<1>(k, rounds, counter_registers(k0, be), rest),
+            2 => ctr_rounds_xor_vaes256::<2>(k, rounds, counter_registers(k0, be), rest),
+            3 => ctr_rounds_xor_vaes256::<3>(k, rounds, counter_registers(k0, be), rest),
+            4 => ctr_rounds_xor_vaes256::<4>(k, rounds, counter_registers(k0, be), rest),
+            _ => ctr_rounds_xor_vaes256::<8>(k, rounds, counter_registers(k0, be), rest),
         }
     }
     ctr = ctr.wrapping_add(rest.len().div_ceil(16) as u128);
-    counter.copy_from_slice(&ctr.to_be_bytes());
+    // One 16-byte store, which the next call's 16-byte load takes straight from the
+    // store buffer (two 8-byte stores cannot forward to it).
+    // SAFETY: `counter` holds 16 writable bytes.
+    unsafe { _mm_storeu_si128(counter.as_mut_ptr().cast(), stored(ctr)) };
 }
 
-/// Whole 16-block groups of counter mode (`head` a multiple of 256 bytes) from `ctr`.
+/// Whole 16-block groups of counter mode (`head` a multiple of 256 bytes) from the
+/// counter block `be` as stored.
 ///
 /// The base chain runs a group ahead of the rounds, in vector registers: the next group's
 /// counters wait on two instructions, not on a chain from the integer registers (and,
@@ -250,20 +281,29 @@ pub(super) unsafe fn ctr_vaes256(aes: &AesX86, counter: &mut [u8], data: &mut [u
 /// at 16 KiB, median of 300 timings 0.170-0.177 TSC c/B against 0.180-0.191 before, best
 /// of 300 unchanged at ~0.16 (AMD Zen 3, alternating runs; libgcrypt 0.133-0.137 best in
 /// the same runs).
+///
+/// The pattern's selectors and first base come from the stored block by byte shuffles
+/// (no integer registers): Intel Xeon family 6 model 167 under `BITWEAVE_CPU=avx2`
+/// (2026-12-06, TSC c/B, best of four or five alternating runs) AES-256 512 B 0.186 →
+/// 0.175, 1 KiB 0.161 → 0.156, AES-192 1 KiB 0.142 → 0.137, AES-128 512 B 0.147 → 0.148.
+/// The first group from [`counter_registers`] instead (five operations a register, not
+/// two), while the pattern is set up: AES-128 512 B 0.148 → 0.164, AES-256 0.175 → 0.204.
+/// Beside the AES units the counters' operation count matters more than their latency.
 #[target_feature(enable = "aes,sse2,avx2,vaes")]
 unsafe fn ctr_groups_vaes256(
     k0: __m256i,
     k: &[__m256i; 15],
     rounds: usize,
-    ctr: u128,
+    be: __m128i,
     head: &mut [u8],
 ) {
     let len = head.len();
-    let blocks = GroupCounters::new(k0, ctr);
+    let be = _mm256_broadcastsi128_si256(be);
+    let blocks = GroupCounters::new(k0, be);
     // Two groups ahead: one ahead, the group's upper
     // base came from the iteration just before (Zen 4 under `--backend vaes256`, 16 KiB:
     // AES-128 0.140 → 0.133 TSC c/B, AES-256 0.184 → 0.166; 1 KiB 0.160 → 0.152).
-    let mut base = HexBase::new(ctr);
+    let mut base = HexBase::new(be);
     let mut next = base.next();
     let mut after = next.next();
     for (n, g) in head.chunks_exact_mut(256).enumerate() {
@@ -309,6 +349,15 @@ fn last_nibble() -> __m256i {
     _mm256_set_epi64x(15 << 56, 0, 15 << 56, 0)
 }
 
+/// Reverses the 16 bytes of each 128-bit lane (little-endian integer ↔ big-endian block).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn reverse() -> __m256i {
+    _mm256_broadcastsi128_si256(_mm_set_epi8(
+        0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+    ))
+}
+
 impl GroupCounters {
     /// All eight selectors from one byte vector: `a + i` for the sixteen blocks in one
     /// register's bytes (even blocks in the low lane, odd in the high, so register r's
@@ -323,7 +372,7 @@ impl GroupCounters {
     /// `a`: through `set_epi64x` of scalars the compiler assembled the registers on the
     /// stack and read them back wider than written (a store-forwarding stall).
     #[target_feature(enable = "avx2")]
-    fn new(k0: __m256i, ctr: u128) -> Self {
+    fn new(k0: __m256i, be: __m256i) -> Self {
         const fn lane(first: i8) -> [i8; 16] {
             let mut b = [0i8; 16];
             let mut i = 0;
@@ -338,7 +387,11 @@ impl GroupCounters {
             unsafe { _mm256_loadu_si256([lo, hi].as_ptr().cast()) }
         };
         // Byte j of a lane (j < 8 and again at j + 8): the lane's j-th block, a + i.
-        let s = _mm256_add_epi8(_mm256_set1_epi8((ctr & 15) as i8), bytes(lane(0), lane(1)));
+        let a = _mm256_and_si256(
+            _mm256_shuffle_epi8(be, _mm256_set1_epi8(15)),
+            _mm256_set1_epi8(15),
+        );
+        let s = _mm256_add_epi8(a, bytes(lane(0), lane(1)));
         let upper = _mm256_cmpgt_epi8(s, _mm256_set1_epi8(15));
         // Bytes 0-7 of a lane: the blocks' all-ones bytes; bytes 8-15: their last bytes,
         // the nibble of a + i under the all-ones byte's top four bits (a + i < 32, so
@@ -385,28 +438,23 @@ struct HexBase {
 }
 
 impl HexBase {
-    /// The sixteen holding counter `ctr`.
+    /// The sixteen holding the counter block `be` (as stored, in both lanes).
     #[target_feature(enable = "avx2")]
     #[inline]
-    fn new(ctr: u128) -> Self {
-        let b = ctr & !15;
-        Self::from_le(_mm256_set_epi64x(
-            (b >> 64) as i64,
-            b as i64,
-            (b >> 64) as i64,
-            b as i64,
-        ))
+    fn new(be: __m256i) -> Self {
+        let b = _mm256_andnot_si256(last_nibble(), be);
+        HexBase {
+            le: _mm256_shuffle_epi8(b, reverse()),
+            be: b,
+        }
     }
 
     #[target_feature(enable = "avx2")]
     #[inline]
     fn from_le(le: __m256i) -> Self {
-        let reverse = _mm256_broadcastsi128_si256(_mm_set_epi8(
-            0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
-        ));
         HexBase {
             le,
-            be: _mm256_shuffle_epi8(le, reverse),
+            be: _mm256_shuffle_epi8(le, reverse()),
         }
     }
 
@@ -422,30 +470,37 @@ impl HexBase {
     }
 }
 
-/// Counter blocks `ctr .. ctr + 2R`, two per register, XORed with round key 0. Per
-/// register: add the block offsets to the low 64 bits, add the carry into the high 64
-/// bits (an unsigned compare of the offset with `!low`: one instruction, where comparing
-/// the sums took two), byte-swap to big-endian blocks.
+/// Counter blocks `ctr .. ctr + 2R`, two per register, XORed with round key 0, from the
+/// counter block `be` as it is stored (big-endian). Per register: add the block offsets to
+/// the low 64 bits, add the carry into the high 64 bits (an unsigned compare of the offset
+/// with `!low`: one instruction, where comparing the sums took two), byte-swap to
+/// big-endian blocks.
 #[target_feature(enable = "avx2")]
 #[inline]
-fn counter_registers<const R: usize>(k0: __m256i, ctr: u128) -> [__m256i; R] {
-    // Reverses the 16 bytes of each 128-bit lane (little-endian integer ↔ big-endian block).
-    let reverse = _mm256_broadcastsi128_si256(_mm_set_epi8(
-        0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+fn counter_registers<const R: usize>(k0: __m256i, be: __m128i) -> [__m256i; R] {
+    let be = _mm256_broadcastsi128_si256(be);
+    let reverse = reverse();
+    // The low 64 bits, little-endian, in both qwords of each lane.
+    let low_twice = _mm256_broadcastsi128_si256(_mm_set_epi8(
+        8, 9, 10, 11, 12, 13, 14, 15, 8, 9, 10, 11, 12, 13, 14, 15,
     ));
-    let (lo, hi) = (ctr as u64, (ctr >> 64) as u64);
-    let base = _mm256_broadcastsi128_si256(_mm_set_epi64x(hi as i64, lo as i64));
+    let base = _mm256_shuffle_epi8(be, reverse);
     // Block b = lo + b wraps exactly when b > !lo (unsigned). AVX2 compares 64-bit lanes
     // as signed only, so both sides have their sign bit flipped: the limit's high qword
     // is !lo ^ MIN = lo ^ MAX. The offsets' low qwords are MIN, never greater than
     // anything, so the mask lands in the high qword only, where subtracting it adds the
-    // carry. The limit is made from `base` in the vector registers: assembled from the
-    // integer registers it cost ~5 TSC cycles a call before the first round (Intel Xeon
-    // family 6 model 167 under `BITWEAVE_CPU=avx2`, AES-128 256 B 0.193-0.208 →
-    // 0.187-0.190 TSC c/B, AES-256 0.235-0.250 → 0.230).
+    // carry. The base and the limit are each one byte shuffle of the stored block, which
+    // the call loads as a vector: built from the counter in the integer registers (two
+    // moves, an unpack, a lane insert), the first round waited ~4 cycles longer. Intel
+    // Xeon family 6 model 167 under `BITWEAVE_CPU=avx2` (2026-12-06, TSC c/B, best of
+    // three to five alternating runs, libgcrypt's ratio after): AES-256 256 B 0.224 →
+    // 0.204 (0.87 → 0.96×), 384 B 0.190 → 0.190, AES-192 256 B 0.201 → 0.195 (0.90 →
+    // 0.93×), AES-128 256 B 0.181 → 0.182 (0.93×). As a 16-byte load after the two
+    // 8-byte stores the counter used to go back as, it stalled every call on store
+    // forwarding (256 B 0.18 → 0.24): the kernels now store it as one 16-byte vector.
     let flip = i64::MIN;
     let limit = _mm256_xor_si256(
-        _mm256_unpacklo_epi64(base, base),
+        _mm256_shuffle_epi8(be, low_twice),
         _mm256_set1_epi64x(i64::MAX),
     );
     core::array::from_fn(|i| {
@@ -456,6 +511,16 @@ fn counter_registers<const R: usize>(k0: __m256i, ctr: u128) -> [__m256i; R] {
         let block = _mm256_shuffle_epi8(_mm256_sub_epi64(sum, carry), reverse);
         _mm256_xor_si256(block, k0)
     })
+}
+
+/// Counter `ctr` as its stored (big-endian) block.
+#[target_feature(enable = "sse2")]
+#[inline]
+fn stored(ctr: u128) -> __m128i {
+    _mm_set_epi64x(
+        (ctr as u64).swap_bytes() as i64,
+        ((ctr >> 64) as u64).swap_bytes() as i64,
+    )
 }
 
 /// Runs rounds 1 to `rounds` on R registers of counter blocks (round key 0 already
@@ -565,8 +630,8 @@ fn xor_partial(d: &mut [u8], ks: __m128i) {
 /// the AES-NI one; AES-256 2.93 → 2.11.
 ///
 /// The next counter goes back as one 16-byte store, so the next call's 16-byte load is
-/// forwarded from it. Written as two 8-byte stores (as the general kernels write it, for
-/// their 8-byte loads), the load waited until they reached the cache and back-to-back
+/// forwarded from it (every counter kernel writes it so). Written as two 8-byte stores,
+/// the load waited until they reached the cache and back-to-back
 /// calls ran one at a time: 2.92.
 #[target_feature(enable = "aes,sse2")]
 pub(super) unsafe fn ctr_one_block(aes: &AesX86, counter: &mut [u8], data: &mut [u8]) {
@@ -630,7 +695,8 @@ fn ctr_aesni_fixed<const ROUNDS: usize>(
     data: &mut [u8],
     octets: bool,
 ) {
-    let mut ctr = u128::from_be_bytes(counter[..16].try_into().unwrap());
+    let start = u128::from_be_bytes(counter[..16].try_into().unwrap());
+    let mut ctr = start;
     let len = data.len();
     let mut groups = data.chunks_exact_mut(128);
     let group = |x: [__m128i; 8], g: &mut [u8]| ctr_group_aesni::<ROUNDS>(k, x, g);
@@ -639,15 +705,23 @@ fn ctr_aesni_fixed<const ROUNDS: usize>(
     // `BITWEAVE_CPU=aesni`, TSC c/B best of three runs, 384 B AES-128 0.313 → 0.300,
     // AES-256 0.404 → 0.373; 512 B 0.291 → 0.288, 0.380 → 0.360 (from eight groups on the
     // buffer stays ahead: 1 KiB 0.257 against 0.270).
+    // The counter block as stored, for the first blocks: their rounds then wait on a load
+    // and a byte shuffle, not on the integer registers.
+    // SAFETY: `counter` holds 16 bytes.
+    let mut be = unsafe { _mm_loadu_si128(counter.as_ptr().cast()) };
     if groups.len() <= if octets { 2 } else { 4 } {
         for g in &mut groups {
-            group(counter_blocks_aesni(k[0], ctr), g);
+            group(counter_blocks_aesni(k[0], be, ctr), g);
             ctr = ctr.wrapping_add(8);
+            be = stored(ctr);
         }
     } else if octets {
-        ctr = groups_from_octets::<ROUNDS>(k, ctr, &mut groups, len);
+        ctr = groups_from_octets::<ROUNDS>(k, be, ctr, &mut groups, len);
     } else {
         ctr = groups_from_stack::<ROUNDS>(k, ctr, &mut groups, len);
+    }
+    if ctr != start {
+        be = stored(ctr);
     }
     let rest = groups.into_remainder();
     // A tail runs exactly the blocks it needs. Rounded up to four or eight blocks, the
@@ -657,20 +731,21 @@ fn ctr_aesni_fixed<const ROUNDS: usize>(
     // 0.834, 0.515, 0.480, 0.489).
     match rest.len().div_ceil(16) {
         0 => {}
-        1 => ctr_blocks_aesni::<1>(k, ROUNDS, ctr, rest),
-        2 => ctr_blocks_aesni::<2>(k, ROUNDS, ctr, rest),
-        3 => ctr_blocks_aesni::<3>(k, ROUNDS, ctr, rest),
-        4 => ctr_blocks_aesni::<4>(k, ROUNDS, ctr, rest),
-        5 => ctr_blocks_aesni::<5>(k, ROUNDS, ctr, rest),
-        6 => ctr_blocks_aesni::<6>(k, ROUNDS, ctr, rest),
-        7 => ctr_blocks_aesni::<7>(k, ROUNDS, ctr, rest),
-        _ => ctr_blocks_aesni::<8>(k, ROUNDS, ctr, rest),
+        1 => ctr_blocks_aesni::<1>(k, ROUNDS, be, ctr, rest),
+        2 => ctr_blocks_aesni::<2>(k, ROUNDS, be, ctr, rest),
+        3 => ctr_blocks_aesni::<3>(k, ROUNDS, be, ctr, rest),
+        4 => ctr_blocks_aesni::<4>(k, ROUNDS, be, ctr, rest),
+        5 => ctr_blocks_aesni::<5>(k, ROUNDS, be, ctr, rest),
+        6 => ctr_blocks_aesni::<6>(k, ROUNDS, be, ctr, rest),
+        7 => ctr_blocks_aesni::<7>(k, ROUNDS, be, ctr, rest),
+        _ => ctr_blocks_aesni::<8>(k, ROUNDS, be, ctr, rest),
     }
     ctr = ctr.wrapping_add(rest.len().div_ceil(16) as u128);
-    counter.copy_from_slice(&ctr.to_be_bytes());
+    // SAFETY: `counter` holds 16 writable bytes.
+    unsafe { _mm_storeu_si128(counter.as_mut_ptr().cast(), stored(ctr)) };
 }
 
-/// Three or more whole groups, their counters from [`GroupCounters128`] and an
+/// Three or more whole groups from `ctr` (`be` as stored), their counters from [`GroupCounters128`] and an
 /// [`OctetBase`] chain kept in the vector registers two groups ahead (an AND and an XOR
 /// per block); returns the counter after them. Intel's choice: there the vector ALU has
 /// a port the AES units do not use, and [`groups_from_stack`]'s stores, each block's two
@@ -680,6 +755,7 @@ fn ctr_aesni_fixed<const ROUNDS: usize>(
 #[inline]
 fn groups_from_octets<const ROUNDS: usize>(
     k: &[__m128i; 15],
+    be: __m128i,
     mut ctr: u128,
     groups: &mut core::slice::ChunksExactMut<'_, u8>,
     len: usize,
@@ -699,7 +775,7 @@ fn groups_from_octets<const ROUNDS: usize>(
     let mut next = base.next();
     let mut after = next.next();
     if let Some(g) = groups.next() {
-        ctr_group_aesni::<ROUNDS>(k, counter_blocks_aesni(k[0], ctr), g);
+        ctr_group_aesni::<ROUNDS>(k, counter_blocks_aesni(k[0], be, ctr), g);
         ctr = rest_from;
     }
     for (n, g) in groups.enumerate() {
@@ -804,12 +880,21 @@ impl Drop for StackCounters {
 /// [`xor_partial`]).
 #[target_feature(enable = "aes,sse2,ssse3")]
 #[inline]
-fn ctr_blocks_aesni<const R: usize>(k: &[__m128i; 15], rounds: usize, ctr: u128, data: &mut [u8]) {
-    ctr_rounds_xor_aesni(k, rounds, counter_blocks_aesni::<R>(k[0], ctr), data)
+fn ctr_blocks_aesni<const R: usize>(
+    k: &[__m128i; 15],
+    rounds: usize,
+    be: __m128i,
+    ctr: u128,
+    data: &mut [u8],
+) {
+    ctr_rounds_xor_aesni(k, rounds, counter_blocks_aesni::<R>(k[0], be, ctr), data)
 }
 
 /// Counter blocks `ctr .. ctr + R`, XORed with round key 0, built in the vector registers
-/// from the counter as a little-endian 128-bit vector: per block a 64-bit add of the
+/// from the stored block `be` byte-swapped to a little-endian 128-bit vector (as loaded
+/// by the call, or [`stored`] from `ctr`; under `BITWEAVE_CPU=aesni` on Intel Xeon family
+/// 6 model 167 within 1 % of building it from the integer registers, 16 B-1 KiB, and kept
+/// so every counter kernel reads and writes the block alike): per block a 64-bit add of the
 /// block's offset, the carry into the high half subtracted as a compare mask (block `i`
 /// carries exactly when `i > !low`, and `!low` is clamped to R so a signed 32-bit compare
 /// decides it), a byte swap and the XOR. Branch-free: the counter comes from the IV.
@@ -821,11 +906,11 @@ fn ctr_blocks_aesni<const R: usize>(k: &[__m128i; 15], rounds: usize, ctr: u128,
 /// the second group's counters built before the first group's rounds, measured slower.)
 #[target_feature(enable = "sse2,ssse3")]
 #[inline]
-fn counter_blocks_aesni<const R: usize>(k0: __m128i, ctr: u128) -> [__m128i; R] {
+fn counter_blocks_aesni<const R: usize>(k0: __m128i, be: __m128i, ctr: u128) -> [__m128i; R] {
     let low = ctr as u64;
-    let le = _mm_set_epi64x((ctr >> 64) as i64, low as i64);
-    let room = _mm_set1_epi32((!low).min(R as u64) as i32);
     let to_be = _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    let le = _mm_shuffle_epi8(be, to_be);
+    let room = _mm_set1_epi32((!low).min(R as u64) as i32);
     core::array::from_fn(|i| {
         let i = i as i32;
         let sum = _mm_add_epi64(le, _mm_set_epi64x(0, i.into()));
