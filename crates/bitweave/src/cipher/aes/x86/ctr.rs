@@ -695,8 +695,7 @@ fn ctr_aesni_fixed<const ROUNDS: usize>(
     data: &mut [u8],
     octets: bool,
 ) {
-    let start = u128::from_be_bytes(counter[..16].try_into().unwrap());
-    let mut ctr = start;
+    let mut ctr = u128::from_be_bytes(counter[..16].try_into().unwrap());
     let len = data.len();
     let mut groups = data.chunks_exact_mut(128);
     let group = |x: [__m128i; 8], g: &mut [u8]| ctr_group_aesni::<ROUNDS>(k, x, g);
@@ -717,10 +716,9 @@ fn ctr_aesni_fixed<const ROUNDS: usize>(
         }
     } else if octets {
         ctr = groups_from_octets::<ROUNDS>(k, be, ctr, &mut groups, len);
+        be = stored(ctr);
     } else {
         ctr = groups_from_stack::<ROUNDS>(k, ctr, &mut groups, len);
-    }
-    if ctr != start {
         be = stored(ctr);
     }
     let rest = groups.into_remainder();
