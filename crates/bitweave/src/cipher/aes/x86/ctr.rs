@@ -96,14 +96,13 @@ pub(super) unsafe fn ctr_vaes512(aes: &AesX86, counter: &mut [u8], data: &mut [u
 /// (0.23). On AMD Zen 4 it leads VAES-256 from 48 B to 1 KiB only (figures at
 /// [`vendor_tuning`](super::vendor_tuning)). The first registers' counters come from the
 /// stored block loaded as a vector, as VAES-256's do (Xeon family 6 model 167,
-/// 2026-12-06, TSC c/B, best of three alternating runs: AES-128 128 B 0.232 → 0.225,
-/// 256 B 0.152 → 0.149, 512 B 0.111 → 0.109; AES-256 64 B 0.469 → 0.458, 128 B 0.249 →
-/// 0.241, 256 B 0.168 → 0.164).
+/// 2026-12-06, TSC c/B, best of three alternating runs: AES-128 64 B 0.418 → 0.407,
+/// 256 B 0.166 → 0.151, 1 KiB 0.108 → 0.105; AES-256 64 B 0.482 → 0.462, 128 B 0.264 →
+/// 0.242).
 #[target_feature(enable = "aes,sse2,avx2,avx512f,avx512bw,vaes")]
 pub(super) unsafe fn ctr_vaes512_registers(aes: &AesX86, counter: &mut [u8], data: &mut [u8]) {
     let mut ctr = u128::from_be_bytes(counter[..16].try_into().unwrap());
-    // SAFETY: `counter` holds 16 bytes.
-    let mut be = unsafe { _mm_loadu_si128(counter.as_ptr().cast()) };
+    let mut be = load_counter(counter);
     let k0 = _mm512_broadcast_i32x4(aes.enc.v128()[0]);
     let len = data.len();
     let mut groups = data.chunks_exact_mut(512);
@@ -130,6 +129,7 @@ pub(super) unsafe fn ctr_vaes512_registers(aes: &AesX86, counter: &mut [u8], dat
         }
     }
     let ctr = ctr.wrapping_add(tail.len().div_ceil(16) as u128);
+    // One 16-byte store, as in `ctr_vaes256`.
     // SAFETY: `counter` holds 16 writable bytes.
     unsafe { _mm_storeu_si128(counter.as_mut_ptr().cast(), stored(ctr)) };
 }
@@ -230,26 +230,20 @@ pub(super) unsafe fn ctr_vaes256(aes: &AesX86, counter: &mut [u8], data: &mut [u
     let (head, mut rest) = data.split_at_mut(grouped);
     if grouped > 0 {
         // SAFETY: this fn's features are the group loop's.
-        unsafe {
-            let be = _mm_loadu_si128(counter.as_ptr().cast());
-            ctr_groups_vaes256(k0, k, rounds, be, head)
-        };
+        unsafe { ctr_groups_vaes256(k0, k, rounds, load_counter(counter), head) };
         ctr = ctr.wrapping_add(grouped as u128 / 16);
     } else if rest.len() > 256 {
         let (g, r) = rest.split_at_mut(256);
-        // SAFETY: `g` is 256 bytes, eight registers; `counter` holds 16 bytes.
-        unsafe {
-            let be = _mm_loadu_si128(counter.as_ptr().cast());
-            ctr_rounds_xor_vaes256::<8>(k, rounds, counter_registers(k0, be), g)
-        };
+        let be = load_counter(counter);
+        // SAFETY: `g` is 256 bytes, eight registers.
+        unsafe { ctr_rounds_xor_vaes256::<8>(k, rounds, counter_registers(k0, be), g) };
         ctr = ctr.wrapping_add(16);
         rest = r;
     }
     // The tail's counter block: as stored when nothing ran before it, so the first
     // round waits on a load and two byte shuffles, not on the integer registers.
     let be = if rest.len() == len {
-        // SAFETY: `counter` holds 16 bytes.
-        unsafe { _mm_loadu_si128(counter.as_ptr().cast()) }
+        load_counter(counter)
     } else {
         stored(ctr)
     };
@@ -265,8 +259,8 @@ pub(super) unsafe fn ctr_vaes256(aes: &AesX86, counter: &mut [u8], data: &mut [u
         }
     }
     ctr = ctr.wrapping_add(rest.len().div_ceil(16) as u128);
-    // One 16-byte store, which the next call's 16-byte load takes straight from the
-    // store buffer (two 8-byte stores cannot forward to it).
+    // One 16-byte store, which forwards to the next call's loads, this kernel's two
+    // 8-byte ones and the one-block kernel's 16-byte one.
     // SAFETY: `counter` holds 16 writable bytes.
     unsafe { _mm_storeu_si128(counter.as_mut_ptr().cast(), stored(ctr)) };
 }
@@ -284,8 +278,8 @@ pub(super) unsafe fn ctr_vaes256(aes: &AesX86, counter: &mut [u8], data: &mut [u
 ///
 /// The pattern's selectors and first base come from the stored block by byte shuffles
 /// (no integer registers): Intel Xeon family 6 model 167 under `BITWEAVE_CPU=avx2`
-/// (2026-12-06, TSC c/B, best of four or five alternating runs) AES-256 512 B 0.186 →
-/// 0.175, 1 KiB 0.161 → 0.156, AES-192 1 KiB 0.142 → 0.137, AES-128 512 B 0.147 → 0.148.
+/// (2026-12-06, TSC c/B, best of three alternating runs) AES-256 1 KiB 0.161 → 0.157,
+/// AES-192 1 KiB 0.142 → 0.138, AES-128 1 KiB 0.122 → 0.124.
 /// The first group from [`counter_registers`] instead (five operations a register, not
 /// two), while the pattern is set up: AES-128 512 B 0.148 → 0.164, AES-256 0.175 → 0.204.
 /// Beside the AES units the counters' operation count matters more than their latency.
@@ -490,14 +484,13 @@ fn counter_registers<const R: usize>(k0: __m256i, be: __m128i) -> [__m256i; R] {
     // is !lo ^ MIN = lo ^ MAX. The offsets' low qwords are MIN, never greater than
     // anything, so the mask lands in the high qword only, where subtracting it adds the
     // carry. The base and the limit are each one byte shuffle of the stored block, which
-    // the call loads as a vector: built from the counter in the integer registers (two
-    // moves, an unpack, a lane insert), the first round waited ~4 cycles longer. Intel
-    // Xeon family 6 model 167 under `BITWEAVE_CPU=avx2` (2026-12-06, TSC c/B, best of
-    // three to five alternating runs, libgcrypt's ratio after): AES-256 256 B 0.224 →
-    // 0.204 (0.87 → 0.96×), 384 B 0.190 → 0.190, AES-192 256 B 0.201 → 0.195 (0.90 →
-    // 0.93×), AES-128 256 B 0.181 → 0.182 (0.93×). As a 16-byte load after the two
-    // 8-byte stores the counter used to go back as, it stalled every call on store
-    // forwarding (256 B 0.18 → 0.24): the kernels now store it as one 16-byte vector.
+    // the call loads as a vector ([`load_counter`]): built from the counter in the
+    // integer registers (two moves, an unpack, a lane insert), the first round waited
+    // longer. Intel Xeon family 6 model 167 under `BITWEAVE_CPU=avx2` (2026-12-06, TSC
+    // c/B, best of three alternating runs, encryption, libgcrypt's ratio after):
+    // AES-256 256 B 0.225 → 0.210 (0.86 → 0.93×), 512 B 0.186 → 0.177 (0.88 → 0.92×);
+    // AES-192 256 B 0.201 → 0.192 (0.90 → 0.95×); AES-128 128 B 0.261 → 0.256 (0.99 →
+    // 1.04×), 256 B 0.181 → 0.184 (0.93 → 0.92×).
     let flip = i64::MIN;
     let limit = _mm256_xor_si256(
         _mm256_shuffle_epi8(be, low_twice),
@@ -511,6 +504,31 @@ fn counter_registers<const R: usize>(k0: __m256i, be: __m128i) -> [__m256i; R] {
         let block = _mm256_shuffle_epi8(_mm256_sub_epi64(sum, carry), reverse);
         _mm256_xor_si256(block, k0)
     })
+}
+
+/// The counter block as stored (its first 16 bytes), in a vector register: two 8-byte
+/// loads, each forwarded from whatever wrote it last, the kernels' one 16-byte store or a
+/// caller's two 8-byte halves (AES-GCM's first counter block is a `[u8; 16]` made from
+/// integers). One 16-byte load over two 8-byte stores waits for them to reach the cache
+/// (AES-GCM encryption at 64 B: 2.20 → 2.50 TSC c/B, 128 B 1.40 → 1.69, Xeon family 6
+/// model 167); the loads are written as assembly because the compiler merges two
+/// adjacent 8-byte loads into that one 16-byte load.
+#[target_feature(enable = "avx")]
+#[inline]
+fn load_counter(counter: &[u8]) -> __m128i {
+    let p = counter[..16].as_ptr();
+    let out: __m128i;
+    // SAFETY: two 8-byte loads within the 16 bytes at `p`; registers otherwise.
+    unsafe {
+        std::arch::asm!(
+            "vmovq {o}, qword ptr [{p}]",
+            "vmovhps {o}, {o}, qword ptr [{p} + 8]",
+            p = in(reg) p,
+            o = out(xmm_reg) out,
+            options(pure, readonly, nostack, preserves_flags),
+        );
+    }
+    out
 }
 
 /// Counter `ctr` as its stored (big-endian) block.
@@ -630,7 +648,7 @@ fn xor_partial(d: &mut [u8], ks: __m128i) {
 /// the AES-NI one; AES-256 2.93 → 2.11.
 ///
 /// The next counter goes back as one 16-byte store, so the next call's 16-byte load is
-/// forwarded from it (every counter kernel writes it so). Written as two 8-byte stores,
+/// forwarded from it (as the VAES kernels write it). Written as two 8-byte stores,
 /// the load waited until they reached the cache and back-to-back
 /// calls ran one at a time: 2.92.
 #[target_feature(enable = "aes,sse2")]
@@ -704,22 +722,15 @@ fn ctr_aesni_fixed<const ROUNDS: usize>(
     // `BITWEAVE_CPU=aesni`, TSC c/B best of three runs, 384 B AES-128 0.313 → 0.300,
     // AES-256 0.404 → 0.373; 512 B 0.291 → 0.288, 0.380 → 0.360 (from eight groups on the
     // buffer stays ahead: 1 KiB 0.257 against 0.270).
-    // The counter block as stored, for the first blocks: their rounds then wait on a load
-    // and a byte shuffle, not on the integer registers.
-    // SAFETY: `counter` holds 16 bytes.
-    let mut be = unsafe { _mm_loadu_si128(counter.as_ptr().cast()) };
     if groups.len() <= if octets { 2 } else { 4 } {
         for g in &mut groups {
-            group(counter_blocks_aesni(k[0], be, ctr), g);
+            group(counter_blocks_aesni(k[0], ctr), g);
             ctr = ctr.wrapping_add(8);
-            be = stored(ctr);
         }
     } else if octets {
-        ctr = groups_from_octets::<ROUNDS>(k, be, ctr, &mut groups, len);
-        be = stored(ctr);
+        ctr = groups_from_octets::<ROUNDS>(k, ctr, &mut groups, len);
     } else {
         ctr = groups_from_stack::<ROUNDS>(k, ctr, &mut groups, len);
-        be = stored(ctr);
     }
     let rest = groups.into_remainder();
     // A tail runs exactly the blocks it needs. Rounded up to four or eight blocks, the
@@ -729,21 +740,20 @@ fn ctr_aesni_fixed<const ROUNDS: usize>(
     // 0.834, 0.515, 0.480, 0.489).
     match rest.len().div_ceil(16) {
         0 => {}
-        1 => ctr_blocks_aesni::<1>(k, ROUNDS, be, ctr, rest),
-        2 => ctr_blocks_aesni::<2>(k, ROUNDS, be, ctr, rest),
-        3 => ctr_blocks_aesni::<3>(k, ROUNDS, be, ctr, rest),
-        4 => ctr_blocks_aesni::<4>(k, ROUNDS, be, ctr, rest),
-        5 => ctr_blocks_aesni::<5>(k, ROUNDS, be, ctr, rest),
-        6 => ctr_blocks_aesni::<6>(k, ROUNDS, be, ctr, rest),
-        7 => ctr_blocks_aesni::<7>(k, ROUNDS, be, ctr, rest),
-        _ => ctr_blocks_aesni::<8>(k, ROUNDS, be, ctr, rest),
+        1 => ctr_blocks_aesni::<1>(k, ROUNDS, ctr, rest),
+        2 => ctr_blocks_aesni::<2>(k, ROUNDS, ctr, rest),
+        3 => ctr_blocks_aesni::<3>(k, ROUNDS, ctr, rest),
+        4 => ctr_blocks_aesni::<4>(k, ROUNDS, ctr, rest),
+        5 => ctr_blocks_aesni::<5>(k, ROUNDS, ctr, rest),
+        6 => ctr_blocks_aesni::<6>(k, ROUNDS, ctr, rest),
+        7 => ctr_blocks_aesni::<7>(k, ROUNDS, ctr, rest),
+        _ => ctr_blocks_aesni::<8>(k, ROUNDS, ctr, rest),
     }
     ctr = ctr.wrapping_add(rest.len().div_ceil(16) as u128);
-    // SAFETY: `counter` holds 16 writable bytes.
-    unsafe { _mm_storeu_si128(counter.as_mut_ptr().cast(), stored(ctr)) };
+    counter.copy_from_slice(&ctr.to_be_bytes());
 }
 
-/// Three or more whole groups from `ctr` (`be` as stored), their counters from [`GroupCounters128`] and an
+/// Three or more whole groups, their counters from [`GroupCounters128`] and an
 /// [`OctetBase`] chain kept in the vector registers two groups ahead (an AND and an XOR
 /// per block); returns the counter after them. Intel's choice: there the vector ALU has
 /// a port the AES units do not use, and [`groups_from_stack`]'s stores, each block's two
@@ -753,7 +763,6 @@ fn ctr_aesni_fixed<const ROUNDS: usize>(
 #[inline]
 fn groups_from_octets<const ROUNDS: usize>(
     k: &[__m128i; 15],
-    be: __m128i,
     mut ctr: u128,
     groups: &mut core::slice::ChunksExactMut<'_, u8>,
     len: usize,
@@ -773,7 +782,7 @@ fn groups_from_octets<const ROUNDS: usize>(
     let mut next = base.next();
     let mut after = next.next();
     if let Some(g) = groups.next() {
-        ctr_group_aesni::<ROUNDS>(k, counter_blocks_aesni(k[0], be, ctr), g);
+        ctr_group_aesni::<ROUNDS>(k, counter_blocks_aesni(k[0], ctr), g);
         ctr = rest_from;
     }
     for (n, g) in groups.enumerate() {
@@ -878,21 +887,12 @@ impl Drop for StackCounters {
 /// [`xor_partial`]).
 #[target_feature(enable = "aes,sse2,ssse3")]
 #[inline]
-fn ctr_blocks_aesni<const R: usize>(
-    k: &[__m128i; 15],
-    rounds: usize,
-    be: __m128i,
-    ctr: u128,
-    data: &mut [u8],
-) {
-    ctr_rounds_xor_aesni(k, rounds, counter_blocks_aesni::<R>(k[0], be, ctr), data)
+fn ctr_blocks_aesni<const R: usize>(k: &[__m128i; 15], rounds: usize, ctr: u128, data: &mut [u8]) {
+    ctr_rounds_xor_aesni(k, rounds, counter_blocks_aesni::<R>(k[0], ctr), data)
 }
 
 /// Counter blocks `ctr .. ctr + R`, XORed with round key 0, built in the vector registers
-/// from the stored block `be` byte-swapped to a little-endian 128-bit vector (as loaded
-/// by the call, or [`stored`] from `ctr`; under `BITWEAVE_CPU=aesni` on Intel Xeon family
-/// 6 model 167 within 1 % of building it from the integer registers, 16 B-1 KiB, and kept
-/// so every counter kernel reads and writes the block alike): per block a 64-bit add of the
+/// from the counter as a little-endian 128-bit vector: per block a 64-bit add of the
 /// block's offset, the carry into the high half subtracted as a compare mask (block `i`
 /// carries exactly when `i > !low`, and `!low` is clamped to R so a signed 32-bit compare
 /// decides it), a byte swap and the XOR. Branch-free: the counter comes from the IV.
@@ -904,11 +904,11 @@ fn ctr_blocks_aesni<const R: usize>(
 /// the second group's counters built before the first group's rounds, measured slower.)
 #[target_feature(enable = "sse2,ssse3")]
 #[inline]
-fn counter_blocks_aesni<const R: usize>(k0: __m128i, be: __m128i, ctr: u128) -> [__m128i; R] {
+fn counter_blocks_aesni<const R: usize>(k0: __m128i, ctr: u128) -> [__m128i; R] {
     let low = ctr as u64;
-    let to_be = _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-    let le = _mm_shuffle_epi8(be, to_be);
+    let le = _mm_set_epi64x((ctr >> 64) as i64, low as i64);
     let room = _mm_set1_epi32((!low).min(R as u64) as i32);
+    let to_be = _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
     core::array::from_fn(|i| {
         let i = i as i32;
         let sum = _mm_add_epi64(le, _mm_set_epi64x(0, i.into()));
