@@ -840,6 +840,12 @@ macro_rules! aes_g {
         /// `BITWEAVE_CPU=avx2` on AMD Zen 4 (2026-12-03, best of alternating runs, TSC
         /// c/B): 3.015 → 2.486; `aesni256` (`avx2-novaes`) 3.79 → 2.80, `aesni128`
         /// (`aesni`) 6.03 → 4.98.
+        ///
+        /// The mixing in 15 operations per pair instead of 16 (each output field is the
+        /// XOR of all four terms but the one whose mask clears it: a shared `e ⊕ o`, its
+        /// swap, and two bit blends) measured slower: a longer chain in a loop that
+        /// already spills (Xeon family 6 model 167 under `BITWEAVE_CPU=avx2`, 2026-12-06,
+        /// 16 KiB, TSC c/B: `vaes256` ECB 2.302 → 2.322, CTR 2.291 → 2.308).
         #[inline]
         #[target_feature(enable = $features)]
         fn g_many<const N: usize>(x: &mut [V; N], c: &Consts) {
