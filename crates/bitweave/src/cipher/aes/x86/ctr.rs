@@ -142,12 +142,8 @@ pub(super) unsafe fn ctr_vaes512_registers(aes: &AesX86, counter: &mut [u8], dat
 #[inline]
 fn counter_registers512<const R: usize>(k0: __m512i, be: __m128i) -> [__m512i; R] {
     let be = _mm512_broadcast_i32x4(be);
-    let reverse = _mm512_broadcast_i32x4(_mm_set_epi8(
-        0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
-    ));
-    let low_twice = _mm512_broadcast_i32x4(_mm_set_epi8(
-        8, 9, 10, 11, 12, 13, 14, 15, 8, 9, 10, 11, 12, 13, 14, 15,
-    ));
+    let reverse = _mm512_broadcast_i32x4(reverse128());
+    let low_twice = _mm512_broadcast_i32x4(low_twice128());
     let base = _mm512_shuffle_epi8(be, reverse);
     // !lo in every qword (0x55: NOT C).
     let low = _mm512_shuffle_epi8(be, low_twice);
@@ -345,13 +341,26 @@ fn last_nibble() -> __m256i {
     _mm256_set_epi64x(15 << 56, 0, 15 << 56, 0)
 }
 
-/// Reverses the 16 bytes of each 128-bit lane (little-endian integer ↔ big-endian block).
+/// Byte indices that reverse a 16-byte block (little-endian integer ↔ big-endian block).
+#[target_feature(enable = "sse2")]
+#[inline]
+fn reverse128() -> __m128i {
+    _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
+}
+
+/// Byte indices that take a stored counter block's low 64 bits (its last eight bytes) as
+/// a little-endian integer into both qwords.
+#[target_feature(enable = "sse2")]
+#[inline]
+fn low_twice128() -> __m128i {
+    _mm_set_epi8(8, 9, 10, 11, 12, 13, 14, 15, 8, 9, 10, 11, 12, 13, 14, 15)
+}
+
+/// [`reverse128`] in each 128-bit lane.
 #[target_feature(enable = "avx2")]
 #[inline]
 fn reverse() -> __m256i {
-    _mm256_broadcastsi128_si256(_mm_set_epi8(
-        0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
-    ))
+    _mm256_broadcastsi128_si256(reverse128())
 }
 
 impl GroupCounters {
@@ -476,10 +485,7 @@ impl HexBase {
 fn counter_registers<const R: usize>(k0: __m256i, be: __m128i) -> [__m256i; R] {
     let be = _mm256_broadcastsi128_si256(be);
     let reverse = reverse();
-    // The low 64 bits, little-endian, in both qwords of each lane.
-    let low_twice = _mm256_broadcastsi128_si256(_mm_set_epi8(
-        8, 9, 10, 11, 12, 13, 14, 15, 8, 9, 10, 11, 12, 13, 14, 15,
-    ));
+    let low_twice = _mm256_broadcastsi128_si256(low_twice128());
     let base = _mm256_shuffle_epi8(be, reverse);
     // Block b = lo + b wraps exactly when b > !lo (unsigned). AVX2 compares 64-bit lanes
     // as signed only, so both sides have their sign bit flipped: the limit's high qword
@@ -910,7 +916,7 @@ fn counter_blocks_aesni<const R: usize>(k0: __m128i, ctr: u128) -> [__m128i; R] 
     let low = ctr as u64;
     let le = _mm_set_epi64x((ctr >> 64) as i64, low as i64);
     let room = _mm_set1_epi32((!low).min(R as u64) as i32);
-    let to_be = _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    let to_be = reverse128();
     core::array::from_fn(|i| {
         let i = i as i32;
         let sum = _mm_add_epi64(le, _mm_set_epi64x(0, i.into()));
@@ -995,10 +1001,9 @@ impl OctetBase {
     #[target_feature(enable = "sse2,ssse3")]
     #[inline]
     fn from_le(le: __m128i) -> Self {
-        let reverse = _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
         OctetBase {
             le,
-            be: _mm_shuffle_epi8(le, reverse),
+            be: _mm_shuffle_epi8(le, reverse128()),
         }
     }
 
