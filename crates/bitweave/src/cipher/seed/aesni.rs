@@ -101,6 +101,14 @@ fn nibbles(x: V, low: V) -> (V, V) {
 /// microbenchmark), the blend as AND/OR (28.6). The latencies alone, with the two
 /// crossings, put a G at ~19 cycles, above the ~14 a G of the peers' table-based SEED
 /// takes in the same runs (27 TSC c/B), so this kernel cannot reach them.
+///
+/// Also tried there (2026-12-06, SEED-CBC encryption under `BITWEAVE_CPU=avx2`, 1 KiB,
+/// best of three alternating runs): the inversion without the AES unit, in a tower field
+/// GF(16)² by nibble lookups only (Hamburg's construction for AES, CHES 2009, derived for
+/// SEED's field: into the tower by four lookups, 1/i + a/k and 1/j + a/k, two more
+/// inversions, then each S-box straight from the two results by two lookups, checked on
+/// all 256 inputs of both S-boxes). No crossing, but eighteen shuffles on two ports and a
+/// longer chain: 46.4 → 52.8 TSC c/B, and 50.7 with j = i ⊕ k looked up beside i and k.
 #[inline]
 #[target_feature(enable = "aes,ssse3,sse4.1")]
 fn g(x: V, c: &Consts) -> V {
