@@ -4,7 +4,7 @@
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 mod aead;
 mod args;
@@ -62,10 +62,9 @@ enum Command {
 fn main() -> ExitCode {
     let args = match openssl_args::translate(std::env::args_os().collect()) {
         Ok(a) => a,
-        Err(msg) => {
-            eprintln!("error: {msg}");
-            return ExitCode::FAILURE;
-        }
+        // A malformed command line in openssl's spelling is a usage error, as clap makes
+        // one of a malformed line in ours: the message, the command's usage, exit 2.
+        Err(bad) => usage_error(&bad),
     };
     let cli = Cli::parse_from(args);
     signals::install(matches!(
@@ -124,4 +123,19 @@ fn hint(e: &anyhow::Error) -> Option<&'static str> {
             _ => None,
         }
     })
+}
+
+/// Exits with clap's usage error for `enc`/`dec` (the only commands the openssl spelling
+/// applies to): `error: MESSAGE`, the command's usage lines, exit status 2.
+fn usage_error(bad: &openssl_args::BadOption) -> ! {
+    let mut cli = Cli::command();
+    cli.build();
+    let kind = match bad.missing_value {
+        true => clap::error::ErrorKind::InvalidValue,
+        false => clap::error::ErrorKind::UnknownArgument,
+    };
+    match cli.find_subcommand_mut(bad.command) {
+        Some(cmd) => cmd.error(kind, &bad.message).exit(),
+        None => cli.error(kind, &bad.message).exit(),
+    }
 }

@@ -33,15 +33,33 @@ const FLAGS: [(&str, &str); 8] = [
 const IGNORED_FLAGS: [&str; 1] = ["-salt"];
 const IGNORED_WITH_VALUE: [&str; 3] = ["-provider", "-bufsize", "-provider-path"];
 
+/// A command line `translate` cannot rewrite: an option neither spelling has, or one
+/// without its value.
+#[derive(Debug)]
+pub struct BadOption {
+    /// `enc` or `dec`, as given.
+    pub command: &'static str,
+    /// In openssl's words (`enc: Unknown option or cipher: -x`).
+    pub message: String,
+    pub missing_value: bool,
+}
+
 /// Rewrites `bitweave enc|dec ARGS` from openssl's spelling; other commands pass through.
-/// An option neither has is an error in openssl's one-line style.
-pub fn translate(args: Vec<OsString>) -> Result<Vec<OsString>, String> {
+/// An option neither spelling has is a [`BadOption`] worded as openssl words it.
+pub fn translate(args: Vec<OsString>) -> Result<Vec<OsString>, BadOption> {
     let Some(cmd) = args.get(1).and_then(|a| a.to_str()) else {
         return Ok(args);
     };
-    if cmd != "enc" && cmd != "dec" {
-        return Ok(args);
-    }
+    let command = match cmd {
+        "enc" => "enc",
+        "dec" => "dec",
+        _ => return Ok(args),
+    };
+    let unknown = |a: &str| BadOption {
+        command,
+        message: format!("enc: Unknown option or cipher: {a}"),
+        missing_value: false,
+    };
     let mut out: Vec<OsString> = vec![args[0].clone(), OsString::new()];
     let mut decrypt = cmd == "dec";
     let mut rest = args.into_iter().skip(2);
@@ -56,8 +74,11 @@ pub fn translate(args: Vec<OsString>) -> Result<Vec<OsString>, String> {
             continue;
         }
         let mut value = || {
-            rest.next()
-                .ok_or_else(|| format!("enc: Option {a} needs a value"))
+            rest.next().ok_or_else(|| BadOption {
+                command,
+                message: format!("enc: Option {a} needs a value"),
+                missing_value: true,
+            })
         };
         if a == "-d" {
             decrypt = true;
@@ -86,7 +107,7 @@ pub fn translate(args: Vec<OsString>) -> Result<Vec<OsString>, String> {
             // bitweave's own short options (-c, -i, -o): clap checks them.
             out.push(arg);
         } else {
-            return Err(format!("enc: Unknown option or cipher: {a}"));
+            return Err(unknown(&a));
         }
     }
     out[1] = if decrypt { "dec" } else { "enc" }.into();
@@ -97,7 +118,7 @@ pub fn translate(args: Vec<OsString>) -> Result<Vec<OsString>, String> {
 mod tests {
     use super::*;
 
-    fn t(args: &str) -> Result<String, String> {
+    fn t(args: &str) -> Result<String, BadOption> {
         let v: Vec<OsString> = args.split(' ').map(OsString::from).collect();
         translate(v).map(|o| {
             o.iter()
@@ -138,18 +159,26 @@ mod tests {
     }
 
     #[test]
-    fn unknown_options_are_one_line_errors() {
+    fn unknown_options_and_missing_values_are_bad_options() {
+        let bad = |args: &str| {
+            let b = t(args).unwrap_err();
+            (b.command, b.message, b.missing_value)
+        };
         assert_eq!(
-            t("bw enc -aes-256-gcm -in x").unwrap_err(),
-            "enc: Unknown option or cipher: -aes-256-gcm"
+            bad("bw enc -aes-256-gcm -in x"),
+            (
+                "enc",
+                "enc: Unknown option or cipher: -aes-256-gcm".into(),
+                false
+            )
         );
         assert_eq!(
-            t("bw enc -bogus").unwrap_err(),
-            "enc: Unknown option or cipher: -bogus"
+            bad("bw dec -bogus"),
+            ("dec", "enc: Unknown option or cipher: -bogus".into(), false)
         );
         assert_eq!(
-            t("bw enc -in").unwrap_err(),
-            "enc: Option -in needs a value"
+            bad("bw enc -in"),
+            ("enc", "enc: Option -in needs a value".into(), true)
         );
     }
 }

@@ -8,7 +8,7 @@ mod common;
 use std::path::Path;
 use std::process::Command;
 
-use common::{bitweave, check_failure, run_with_files};
+use common::{bitweave, check_failure, check_usage_error, run_with_files};
 
 fn openssl(args: &[&str], input: &Path, output: &Path) {
     let out = Command::new("openssl")
@@ -300,12 +300,22 @@ fn openssl_argument_spelling_works_as_is() {
         );
         assert_eq!(std::fs::read(b).unwrap(), vec![7u8; 3333], "ours {dec:?}");
     }
-    let bad = ["enc", "-aes-256-gcm", "-in", p];
-    check_failure(
-        &bitweave().args(bad).output().unwrap(),
-        "Unknown option or cipher: -aes-256-gcm",
-        &bad,
-    );
+    // An option neither spelling has, or one without its value, is a usage error as a
+    // malformed line in bitweave's own spelling is (exit 2, the usage after the message).
+    for (bad, message) in [
+        (
+            &["enc", "-aes-256-gcm", "-in", p][..],
+            "Unknown option or cipher: -aes-256-gcm",
+        ),
+        (
+            &["dec", "-bogus", "-in", p],
+            "Unknown option or cipher: -bogus",
+        ),
+        (&["enc", "-x", "-in", p], "unexpected argument '-x'"),
+        (&["enc", "-des3", "-in"], "Option -in needs a value"),
+    ] {
+        check_usage_error(&bitweave().args(bad).output().unwrap(), message, bad);
+    }
 }
 
 /// `-a` / `-a -A`: the base64 text is openssl's byte for byte (with a raw key and with a

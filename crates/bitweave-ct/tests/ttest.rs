@@ -180,7 +180,7 @@ const TUNED: [&str; 14] = [
     "des-ede3/sliced512",
     "mode/aes-128-ctr-enc",
     "mode/aes-256-ctr-enc",
-    "mode-8k/aes-128-ctr-enc",
+    "mode-16k/aes-128-ctr-enc",
     "mode/des-ede3-ctr-enc",
 ];
 

@@ -53,3 +53,18 @@ pub fn check_failure(out: &Output, message: &str, args: &[&str]) {
     assert!(!stderr.contains("panicked"));
     assert!(out.stdout.is_empty(), "{args:?} wrote to stdout");
 }
+
+/// A usage error (a malformed command line): exit status 2, `error: ` and `message` on the
+/// first line, then the command's usage, nothing on standard output.
+pub fn check_usage_error(out: &Output, message: &str, args: &[&str]) {
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+    let first = stderr.lines().next().unwrap_or_default();
+    assert!(
+        first.starts_with("error: ") && first.contains(message),
+        "{args:?}: {stderr}"
+    );
+    assert!(stderr.contains("Usage: bitweave "), "{args:?}: {stderr}");
+    assert!(!stderr.contains("panicked"));
+    assert!(out.stdout.is_empty(), "{args:?} wrote to stdout");
+}
