@@ -10,12 +10,28 @@
 use pyo3::buffer::PyUntypedBuffer;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyString;
+use pyo3::types::{PyBytes, PyString};
 use zeroize::Zeroizing;
 
 /// A read-only view of a buffer's bytes.
 pub struct View {
-    buf: PyUntypedBuffer,
+    held: Held,
+}
+
+/// What keeps a [`View`]'s bytes alive and still.
+enum Held {
+    /// A `bytes` object, read in place: its bytes cannot change, so holding a reference is
+    /// enough (pyo3's `PyBytes::as_bytes` says as much, GIL released included). The buffer
+    /// protocol's export, a heap allocation and two calls, was about a third of a 16-byte
+    /// streaming `update` (Intel Xeon family 6 model 167, 2026-12-06: 0.10 µs against
+    /// pyca's 0.09).
+    Bytes {
+        _owner: Py<PyBytes>,
+        ptr: *const u8,
+        len: usize,
+    },
+    /// Anything else with the buffer protocol, exported for as long as the view lives.
+    Buffer(PyUntypedBuffer),
 }
 
 /// A writable view (for `out=`).
@@ -53,29 +69,47 @@ pub fn secret_bytes(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Zeroizing<Ve
 impl View {
     /// Borrows `obj`'s bytes; `what` names the argument in error messages.
     pub fn new(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Self> {
-        Ok(View {
-            buf: contiguous(obj, what)?,
-        })
+        // Exactly `bytes`: a subclass could export other memory through the protocol.
+        let held = match obj.cast_exact::<PyBytes>() {
+            Ok(b) => {
+                let bytes = b.as_bytes();
+                Held::Bytes {
+                    _owner: b.clone().unbind(),
+                    ptr: bytes.as_ptr(),
+                    len: bytes.len(),
+                }
+            }
+            Err(_) => Held::Buffer(contiguous(obj, what)?),
+        };
+        Ok(View { held })
     }
 
     pub fn len(&self) -> usize {
-        self.buf.len_bytes()
+        self.src().len
     }
 
     /// The bytes, while the GIL is held.
     pub fn as_slice(&self) -> &[u8] {
-        if self.len() == 0 {
+        let Src { ptr, len } = self.src();
+        if len == 0 {
             return &[];
         }
-        // SAFETY: the export is open for as long as `self` lives; non-null when len > 0.
-        unsafe { std::slice::from_raw_parts(self.buf.buf_ptr() as *const u8, self.len()) }
+        // SAFETY: the bytes stay alive and unchanged for as long as `self` lives (see
+        // `Held`); the pointer is non-null when len > 0.
+        unsafe { std::slice::from_raw_parts(ptr, len) }
     }
 
     /// Raw parts for GIL-free code.
     pub fn src(&self) -> Src {
-        Src {
-            ptr: self.buf.buf_ptr() as *const u8,
-            len: self.len(),
+        match &self.held {
+            Held::Bytes { ptr, len, .. } => Src {
+                ptr: *ptr,
+                len: *len,
+            },
+            Held::Buffer(buf) => Src {
+                ptr: buf.buf_ptr() as *const u8,
+                len: buf.len_bytes(),
+            },
         }
     }
 }

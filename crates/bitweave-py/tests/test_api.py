@@ -57,6 +57,16 @@ def test_buffer_kinds_are_accepted_alike():
     # A slice of a memoryview is a view with an offset.
     assert bitweave.encrypt("aes-128-ctr", K16, IV16, memoryview(b"xx" + data)[2:]) == want
 
+    # `bytes` itself is read in place, a subclass of it through the buffer protocol, as
+    # key, IV and data, and empty; a streaming `update` reads them the same way.
+    class Sub(bytes):
+        pass
+
+    for key, iv, obj in [(K16, IV16, data), (Sub(K16), Sub(IV16), Sub(data))]:
+        assert bitweave.encrypt("aes-128-ctr", key, iv, obj) == want
+        s = bitweave.Encryptor("aes-128-ctr", key, iv)
+        assert s.update(obj[:5]) + s.update(obj[5:]) + s.update(b"") + s.finalize() == want
+
 
 def test_non_contiguous_and_non_buffers_are_refused():
     arr = np.arange(64, dtype=np.uint8)[::2]
