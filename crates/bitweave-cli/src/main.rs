@@ -130,9 +130,10 @@ fn hint(e: &anyhow::Error) -> Option<&'static str> {
 fn usage_error(bad: &openssl_args::BadOption) -> ! {
     let mut cli = Cli::command();
     cli.build();
-    let kind = match bad.missing_value {
-        true => clap::error::ErrorKind::InvalidValue,
-        false => clap::error::ErrorKind::UnknownArgument,
+    let kind = if bad.missing_value {
+        clap::error::ErrorKind::InvalidValue
+    } else {
+        clap::error::ErrorKind::UnknownArgument
     };
     match cli.find_subcommand_mut(bad.command) {
         Some(cmd) => cmd.error(kind, &bad.message).exit(),

@@ -96,7 +96,9 @@ pub(super) unsafe fn cfb1_encrypt_aesni(
 /// XORs into the chain (the next plaintext and round key 0 for CBC, this plaintext and
 /// key 0 for CFB, key 0 for OFB) is folded into the last round's key, off the path,
 /// because `AESENCLAST(x, k ⊕ v) = AESENCLAST(x, k) ⊕ v`; the output block is recovered
-/// with one more XOR that nothing waits for.
+/// with one more XOR that nothing waits for. The last block folds nothing in: its
+/// AESENCLAST gives the feedback block the state keeps (for CFB with the plaintext folded
+/// in), which the next call's first round waits on.
 ///
 /// # Safety
 /// The CPU has AES-NI and `state` is one 16-byte block.
@@ -149,37 +151,47 @@ unsafe fn single_chain_fixed<const ROUNDS: usize>(
             Feedback::Cbc => _mm_xor_si128(_mm_xor_si128(s, load(0)), k0),
             Feedback::Cfb | Feedback::Ofb => _mm_xor_si128(s, k0),
         };
-        let mut last_feedback = s;
-        for i in 0..n {
+        for i in 0..n - 1 {
             for kr in &k[1..ROUNDS] {
                 x = _mm_aesenc_si128(x, *kr);
             }
             let carry = match fb {
-                Feedback::Cbc if i + 1 < n => _mm_xor_si128(load(i + 1), k0),
-                Feedback::Cbc => _mm_setzero_si128(),
+                Feedback::Cbc => _mm_xor_si128(load(i + 1), k0),
                 Feedback::Cfb => _mm_xor_si128(load(i), k0),
                 Feedback::Ofb => k0,
             };
             let t = _mm_aesenclast_si128(x, _mm_xor_si128(klast, carry));
-            let (out, feedback) = match fb {
-                Feedback::Cbc => {
-                    let c = _mm_xor_si128(t, carry);
-                    (c, c)
-                }
-                Feedback::Cfb => {
-                    let c = _mm_xor_si128(t, k0);
-                    (c, c)
-                }
-                Feedback::Ofb => {
-                    let o = _mm_xor_si128(t, k0);
-                    (_mm_xor_si128(o, load(i)), o)
-                }
+            let out = match fb {
+                Feedback::Cbc => _mm_xor_si128(t, carry),
+                Feedback::Cfb => _mm_xor_si128(t, k0),
+                Feedback::Ofb => _mm_xor_si128(_mm_xor_si128(t, k0), load(i)),
             };
             _mm_storeu_si128(ptr.add(16 * i).cast(), out);
-            last_feedback = feedback;
             x = t;
         }
-        _mm_storeu_si128(state.as_mut_ptr().cast(), last_feedback);
+        // The last block: its AESENCLAST gives the feedback block itself (nothing comes
+        // next to fold in), so the state's store, which the next call's first round waits
+        // on, follows it directly; folded as above, an XOR came between.
+        let last = n - 1;
+        for kr in &k[1..ROUNDS] {
+            x = _mm_aesenc_si128(x, *kr);
+        }
+        let (out, feedback) = match fb {
+            Feedback::Cbc => {
+                let c = _mm_aesenclast_si128(x, klast);
+                (c, c)
+            }
+            Feedback::Cfb => {
+                let c = _mm_aesenclast_si128(x, _mm_xor_si128(klast, load(last)));
+                (c, c)
+            }
+            Feedback::Ofb => {
+                let o = _mm_aesenclast_si128(x, klast);
+                (_mm_xor_si128(o, load(last)), o)
+            }
+        };
+        _mm_storeu_si128(ptr.add(16 * last).cast(), out);
+        _mm_storeu_si128(state.as_mut_ptr().cast(), feedback);
     }
 }
 
