@@ -135,8 +135,8 @@ fn usage_error(bad: &openssl_args::BadOption) -> ! {
     } else {
         clap::error::ErrorKind::UnknownArgument
     };
-    match cli.find_subcommand_mut(bad.command) {
-        Some(cmd) => cmd.error(kind, &bad.message).exit(),
-        None => cli.error(kind, &bad.message).exit(),
-    }
+    cli.find_subcommand_mut(bad.command)
+        .expect("enc and dec are subcommands")
+        .error(kind, &bad.message)
+        .exit()
 }

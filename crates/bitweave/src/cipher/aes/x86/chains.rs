@@ -10,11 +10,19 @@ use crate::cipher::Feedback;
 /// AES encryption rounds 1 to `rounds` of a block whose round-0 XOR is done: the
 /// shift-register modes fold their feedback into that XOR.
 #[target_feature(enable = "aes,sse2")]
-fn rounds_after_first(k: &[__m128i; 15], rounds: usize, mut s: __m128i) -> __m128i {
+fn rounds_after_first(k: &[__m128i; 15], rounds: usize, s: __m128i) -> __m128i {
+    _mm_aesenclast_si128(middle_rounds(k, rounds, s), k[rounds])
+}
+
+/// AES encryption rounds 1 to `rounds - 1`: the last is the caller's, with whatever it
+/// folds into its key.
+#[target_feature(enable = "aes,sse2")]
+#[inline]
+fn middle_rounds(k: &[__m128i; 15], rounds: usize, mut s: __m128i) -> __m128i {
     for kr in &k[1..rounds] {
         s = _mm_aesenc_si128(s, *kr);
     }
-    _mm_aesenclast_si128(s, k[rounds])
+    s
 }
 
 /// CFB8 encryption with the shift register in an XMM register: per byte one AES-NI block
@@ -152,9 +160,7 @@ unsafe fn single_chain_fixed<const ROUNDS: usize>(
             Feedback::Cfb | Feedback::Ofb => _mm_xor_si128(s, k0),
         };
         for i in 0..n - 1 {
-            for kr in &k[1..ROUNDS] {
-                x = _mm_aesenc_si128(x, *kr);
-            }
+            x = middle_rounds(k, ROUNDS, x);
             let carry = match fb {
                 Feedback::Cbc => _mm_xor_si128(load(i + 1), k0),
                 Feedback::Cfb => _mm_xor_si128(load(i), k0),
@@ -173,9 +179,7 @@ unsafe fn single_chain_fixed<const ROUNDS: usize>(
         // next to fold in), so the state's store, which the next call's first round waits
         // on, follows it directly; folded as above, an XOR came between.
         let last = n - 1;
-        for kr in &k[1..ROUNDS] {
-            x = _mm_aesenc_si128(x, *kr);
-        }
+        x = middle_rounds(k, ROUNDS, x);
         let (out, feedback) = match fb {
             Feedback::Cbc => {
                 let c = _mm_aesenclast_si128(x, klast);
