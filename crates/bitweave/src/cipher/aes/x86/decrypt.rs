@@ -482,7 +482,7 @@ pub(super) unsafe fn stream_decrypt_aesni<const CFB: bool>(
     }
 }
 
-/// Full-block CFB decryption of one to four whole blocks (one stream), at every level:
+/// Full-block CFB or CBC decryption of one to four whole blocks (one stream), at every level:
 /// [`decrypt_blocks_aesni`] with the rounds unrolled for the key size, the data loaded
 /// whole, the new chain block stored back as one 16-byte store (so the next call's load is
 /// forwarded from it). Through [`stream_decrypt_aesni`] a short call paid its group loops'
@@ -491,19 +491,19 @@ pub(super) unsafe fn stream_decrypt_aesni<const CFB: bool>(
 /// call after next's keystream. Xeon family 6 model 167 under `BITWEAVE_CPU=avx2`
 /// (2026-12-05), TSC c/B, best of three alternating runs (vs libgcrypt in the same runs):
 /// AES-128 16 B 1.42 → 1.05 (1.03× → 1.39×), 32 B 0.76 → 0.58, 64 B 0.42 → 0.35; AES-256
-/// 16 B 1.75 → 1.12 (0.84× → 1.31×), 32 B 0.88 → 0.72, 64 B level (0.45-0.47). CBC
-/// decryption measured no faster this way (each in-place call waits on the one before's
-/// rounds, which hide the set-up): it stays on the stream kernels. AMD not measured (it
-/// ran the VAES kernels here).
+/// 16 B 1.75 → 1.12 (0.84× → 1.31×), 32 B 0.88 → 0.72, 64 B level (0.45-0.47). AMD not
+/// measured (it ran the VAES kernels here). CBC decryption (`CFB` false, the decryption
+/// keys) takes it once its keys are derived: see `FRESH_ALWAYS_MAX` for when that is and
+/// what it gained.
 ///
 /// # Safety
 /// The CPU has AES-NI, `prev` is one block and `data` one to four whole blocks.
 #[target_feature(enable = "aes,sse2")]
-pub(super) unsafe fn cfb_decrypt_few(aes: &AesX86, prev: &mut [u8], data: &mut [u8]) {
+pub(super) unsafe fn decrypt_few<const CFB: bool>(aes: &AesX86, prev: &mut [u8], data: &mut [u8]) {
     /// `R` blocks with the round count a constant in each arm, so the rounds unroll.
     #[target_feature(enable = "aes,sse2")]
     #[inline]
-    unsafe fn blocks<const R: usize>(
+    unsafe fn blocks<const CFB: bool, const R: usize>(
         k: &[__m128i; 15],
         rounds: usize,
         last: &mut __m128i,
@@ -512,22 +512,23 @@ pub(super) unsafe fn cfb_decrypt_few(aes: &AesX86, prev: &mut [u8], data: &mut [
         // SAFETY: the caller hands R blocks at `p`.
         unsafe {
             match rounds {
-                10 => decrypt_blocks_aesni::<true, R>(k, 10, last, p),
-                12 => decrypt_blocks_aesni::<true, R>(k, 12, last, p),
-                _ => decrypt_blocks_aesni::<true, R>(k, 14, last, p),
+                10 => decrypt_blocks_aesni::<CFB, R>(k, 10, last, p),
+                12 => decrypt_blocks_aesni::<CFB, R>(k, 12, last, p),
+                _ => decrypt_blocks_aesni::<CFB, R>(k, 14, last, p),
             }
         }
     }
     debug_assert!(prev.len() == 16 && data.len().is_multiple_of(16) && data.len() <= 64);
-    let (k, rounds, p) = (aes.enc.v128(), aes.rounds, data.as_mut_ptr());
+    let k = (if CFB { &aes.enc } else { aes.dec() }).v128();
+    let (rounds, p) = (aes.rounds, data.as_mut_ptr());
     // SAFETY: `prev` is one block; each arm reads and writes `data`'s whole blocks.
     unsafe {
         let mut last = _mm_loadu_si128(prev.as_ptr().cast());
         match data.len() / 16 {
-            1 => blocks::<1>(k, rounds, &mut last, p),
-            2 => blocks::<2>(k, rounds, &mut last, p),
-            3 => blocks::<3>(k, rounds, &mut last, p),
-            _ => blocks::<4>(k, rounds, &mut last, p),
+            1 => blocks::<CFB, 1>(k, rounds, &mut last, p),
+            2 => blocks::<CFB, 2>(k, rounds, &mut last, p),
+            3 => blocks::<CFB, 3>(k, rounds, &mut last, p),
+            _ => blocks::<CFB, 4>(k, rounds, &mut last, p),
         }
         _mm_storeu_si128(prev.as_mut_ptr().cast(), last);
     }

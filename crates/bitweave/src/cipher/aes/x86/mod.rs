@@ -23,6 +23,7 @@
 
 use core::arch::x86_64::*;
 use core::ptr::addr_of_mut;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use zeroize::{Zeroize, ZeroizeOnDrop};
@@ -43,7 +44,7 @@ use chains::{
 };
 use ctr::{ctr_aesni, ctr_one_block, ctr_vaes256, ctr_vaes512, ctr_vaes512_registers};
 use decrypt::{
-    cfb_decrypt_few, decrypt_fresh_aesni, decrypt_rows_vaes512, stream_decrypt_aesni,
+    decrypt_few, decrypt_fresh_aesni, decrypt_rows_vaes512, stream_decrypt_aesni,
     stream_decrypt_vaes256, stream_decrypt_vaes512, whole_rows_of_registers,
 };
 
@@ -216,6 +217,10 @@ pub struct AesX86 {
     /// on drop by their own `ZeroizeOnDrop`).
     #[zeroize(skip)]
     dec: OnceLock<Box<RoundKeys>>,
+    /// Set by the first decryption of three or four blocks that took the decryption keys
+    /// on the fly ([`FRESH_DECRYPT_MAX`]): the next one derives them instead.
+    #[zeroize(skip)]
+    fresh_taken: AtomicBool,
     rounds: usize,
     #[zeroize(skip)]
     level: Level,
@@ -289,6 +294,7 @@ impl AesX86 {
         unsafe {
             let rounds = Self::expand(addr_of_mut!((*this).enc), key);
             addr_of_mut!((*this).dec).write(OnceLock::new());
+            addr_of_mut!((*this).fresh_taken).write(AtomicBool::new(false));
             addr_of_mut!((*this).rounds).write(rounds);
             addr_of_mut!((*this).level).write(level);
             addr_of_mut!((*this).tuning).write(vendor_tuning());
@@ -366,9 +372,29 @@ impl AesX86 {
     /// Whether a decryption of `bytes` takes `decrypt::decrypt_fresh_aesni` (see
     /// [`FRESH_DECRYPT_MAX`]): a few whole blocks, decryption keys not derived yet.
     fn fresh_decrypt(&self, bytes: usize) -> bool {
-        (16..=FRESH_DECRYPT_MAX).contains(&bytes)
-            && bytes.is_multiple_of(16)
-            && self.dec.get().is_none()
+        if !(16..=FRESH_DECRYPT_MAX).contains(&bytes)
+            || !bytes.is_multiple_of(16)
+            || self.dec.get().is_some()
+        {
+            return false;
+        }
+        // One or two blocks always; three or four on the context's first such call only
+        // (a plain load and store: a lost race just derives the keys a call early or
+        // late, and every path decrypts alike).
+        if bytes <= FRESH_ALWAYS_MAX {
+            return true;
+        }
+        let taken = self.fresh_taken.load(Ordering::Relaxed);
+        self.fresh_taken.store(true, Ordering::Relaxed);
+        !taken
+    }
+
+    /// Whether a one-stream CBC decryption of one to four blocks, with the decryption
+    /// keys derived, stays off `decrypt::decrypt_few` for VAES-256's stream kernel: four
+    /// blocks of AES-256 on a VAES level, the one case where two 256-bit registers beat
+    /// four 128-bit ones (see [`FRESH_ALWAYS_MAX`]).
+    fn four_on_vaes(&self, data: &[u8]) -> bool {
+        self.rounds == 14 && data.len() == 64 && self.level != Level::AesNi
     }
 
     fn crypt(&self, blocks: &mut [u8], decrypt: bool) {
@@ -418,8 +444,23 @@ impl AesX86 {
 /// the `AESIMC`s would compete with the rounds on every call of a reused context.
 const FRESH_DECRYPT_MAX: usize = 64;
 
-/// Whether a single-stream CFB decryption of `bytes` goes to `decrypt::cfb_decrypt_few`:
-/// one to four whole blocks.
+/// Of [`FRESH_DECRYPT_MAX`]'s calls, those up to this many bytes (two blocks) take the
+/// keys on the fly on every call while the keys are underived; three and four blocks only
+/// on a context's first such call (`AesX86::fresh_taken`), so a fresh key per call keeps
+/// the gain above, and the next derives the keys. A reused context's CBC decryption of one
+/// to four blocks then runs `decrypt::decrypt_few` on them (four blocks of AES-256 on a
+/// VAES level VAES-256's stream kernel, `AesX86::four_on_vaes`). On Intel the `AESIMC`s
+/// of three and four blocks were not free (Xeon family 6 model 167, 2026-12-06, TSC c/B,
+/// best of three to five alternating runs, libgcrypt's ratio after): default tier,
+/// AES-128-CBC decryption 48 B 0.520 → 0.479, 64 B 0.437 → 0.380 (0.98 → 1.15×); AES-192
+/// 64 B 0.479 → 0.432 (0.93 → 1.01×); AES-256 64 B 0.530 → 0.513 (0.91 → 0.95×); the same
+/// under `BITWEAVE_CPU=avx2` and `aesni` (there AES-128 64 B 0.91 → 1.04×). With
+/// `--key-setup` the calls are unchanged or faster (AES-256-CBC 64 B 6.01 → 5.58). One and
+/// two blocks ran slower on derived keys (AES-128-CBC 16 B 1.43 → 1.51).
+const FRESH_ALWAYS_MAX: usize = 32;
+
+/// Whether a single-stream CFB decryption of `bytes` (and CBC's on derived keys) goes to
+/// `decrypt::decrypt_few`: one to four whole blocks.
 fn few_blocks(bytes: usize) -> bool {
     (16..=64).contains(&bytes) && bytes.is_multiple_of(16)
 }
@@ -694,6 +735,10 @@ impl ModeKernels for AesX86 {
             _ if prev.len() == 16 && self.fresh_decrypt(data.len()) => unsafe {
                 decrypt_fresh_aesni(self, Some(prev), data)
             },
+            // SAFETY: as above; one chain block, one to four whole blocks.
+            _ if prev.len() == 16 && few_blocks(data.len()) && !self.four_on_vaes(data) => unsafe {
+                decrypt_few::<false>(self, prev, data)
+            },
             // SAFETY: an AesX86 at Vaes512 exists only where its features were detected.
             Level::Vaes512 if prev.len() == 16 && data.len() >= vaes512_from => unsafe {
                 stream_decrypt_vaes512::<false>(self, prev, data)
@@ -726,7 +771,7 @@ impl ModeKernels for AesX86 {
             // SAFETY: every level has AES-NI (an AesX86 exists only where it was
             // detected); one chain block and one to four whole blocks.
             _ if prev.len() == 16 && few_blocks(data.len()) => unsafe {
-                cfb_decrypt_few(self, prev, data)
+                decrypt_few::<true>(self, prev, data)
             },
             // SAFETY: as above; one chain block.
             _ if prev.len() == 16 && data.len() <= self.tuning.cfb_decrypt_aesni_upto => unsafe {
@@ -882,9 +927,12 @@ mod tests {
     use super::*;
 
     /// ECB and CBC decryption of one to four blocks on a fresh context (the on-the-fly
-    /// `AESIMC` path) match `soft`, at every level this CPU runs and every key size, and
-    /// leave the context's decryption keys underived; a call of five or more blocks
-    /// after them derives the keys and matches too.
+    /// `AESIMC` path) match `soft`, at every level this CPU runs and every key size: the
+    /// first call leaves the context's decryption keys underived, a second one too for
+    /// one or two blocks, while a second of three or four derives them
+    /// ([`FRESH_ALWAYS_MAX`]). A call of five or more blocks after them derives the keys
+    /// and matches too, and so do small CBC calls on the derived keys after it
+    /// (`decrypt_few`, or VAES-256's kernel for four blocks of AES-256).
     #[test]
     fn fresh_small_decryptions_match_soft() {
         use crate::cipher::aes::soft::AesSoft;
@@ -914,20 +962,30 @@ mod tests {
                     let mut want = ct.clone();
                     soft.decrypt_blocks(&mut want);
                     assert_eq!(got, want, "ECB decryption, {what}");
-                    let (mut prev, mut got) = (iv, ct.clone());
-                    aes.cbc_decrypt_rows(&mut prev, &mut got);
-                    let (mut soft_prev, mut want) = (iv, ct.clone());
-                    cbc_decrypt_by_slabs(&soft, &mut soft_prev, &mut want);
-                    assert_eq!((got, prev), (want, soft_prev), "CBC decryption, {what}");
                     assert!(
                         aes.dec.get().is_none(),
-                        "keys derived by a small call, {what}"
+                        "keys derived by a first small call, {what}"
+                    );
+                    let cbc = |aes: &AesX86| {
+                        let (mut prev, mut got) = (iv, ct.clone());
+                        aes.cbc_decrypt_rows(&mut prev, &mut got);
+                        let (mut soft_prev, mut want) = (iv, ct.clone());
+                        cbc_decrypt_by_slabs(&soft, &mut soft_prev, &mut want);
+                        assert_eq!((got, prev), (want, soft_prev), "CBC decryption, {what}");
+                    };
+                    cbc(&aes);
+                    assert_eq!(
+                        aes.dec.get().is_none(),
+                        16 * blocks <= FRESH_ALWAYS_MAX,
+                        "keys after a second small call, {what}"
                     );
                     let mut big = ct.repeat(5);
                     let mut soft_big = big.clone();
                     aes.decrypt_blocks(&mut big);
                     soft.decrypt_blocks(&mut soft_big);
                     assert_eq!(big, soft_big, "ECB decryption after the fresh path, {what}");
+                    assert!(aes.dec.get().is_some(), "keys not derived, {what}");
+                    cbc(&aes);
                 }
             }
         }
