@@ -237,9 +237,13 @@ struct VendorTuning {
     /// AMD Zen 4, VAES-256 with its twelve-register groups against VAES-512 (2026-12-05,
     /// ECB encryption, TSC c/B, best of three): AES-128 4 / 8 / 16 / 64 KiB 0.113 / 0.113 /
     /// 0.112 / 0.112 against 0.118 / 0.114 / 0.112 / 0.111, AES-256 0.158 / 0.158 / 0.157 /
-    /// 0.157 against 0.164 / 0.161 / 0.159 / 0.158: from 16 KiB. Intel keeps 4 KiB, where
-    /// the two were measured equal from 1 KiB before the wider groups (its 512-bit AES
-    /// instructions issue on their own port, so VAES-512 has the throughput there).
+    /// 0.157 against 0.164 / 0.161 / 0.159 / 0.158: from 16 KiB. Intel from 1 KiB (its
+    /// 512-bit AES instructions issue on their own port, so VAES-512 has the throughput
+    /// there): Xeon family 6 model 167 (2026-12-06, ECB, TSC c/B, best of three
+    /// alternating runs, VAES-256 → VAES-512) AES-128 1 KiB 0.100 → 0.097-0.099, 2 KiB
+    /// 0.100 → 0.097-0.099, AES-192 1 KiB 0.120 → 0.116, AES-256 1 KiB 0.139-0.141 →
+    /// 0.136, 2 KiB 0.139 → 0.136; at 512 B level, at 128-256 B AES-128 slower (256 B
+    /// 0.151 → 0.159).
     ecb_vaes512_from: usize,
     /// On a VAES-512 backend, single-stream CBC/CFB decryption runs
     /// `decrypt::stream_decrypt_vaes512` from this call size (VAES-256's kernel below it).
@@ -419,10 +423,10 @@ impl AesX86 {
                 // One block (a serial CFB8/CFB1 step): no wide round keys to build.
                 return one_block_aesni(keys, self.rounds, blocks, decrypt);
             }
-            // Under 4 KiB VAES-256 is faster than VAES-512, which broadcasts its 15 round
-            // keys per call (Zen 4, ECB encryption: 64 B 0.80 against 0.57 c/B, 256 B 0.22
-            // against 0.17, 1 KiB 0.14 against 0.13, 2 KiB 0.14 against 0.12; equal at
-            // 4 KiB), and on AMD up to 16 KiB since VAES-256's twelve-register groups (see
+            // Small batches run VAES-256, VAES-512 broadcasting its 15 round keys per call
+            // (Zen 4, ECB encryption: 64 B 0.80 against 0.57 c/B, 256 B 0.22 against 0.17,
+            // 1 KiB 0.14 against 0.13, 2 KiB 0.14 against 0.12; equal at 4 KiB): on AMD up
+            // to 16 KiB since VAES-256's twelve-register groups, on Intel up to 1 KiB (see
             // `VendorTuning::ecb_vaes512_from`).
             let level = match self.level {
                 _ if blocks.len() <= AESNI_MAX_BATCH => Level::AesNi,
@@ -540,8 +544,7 @@ fn wide_part(data: &mut [u8], from: usize, group: usize) -> (&mut [u8], &mut [u8
 ///   every size, and CBC/CFB decryption on `stream_decrypt_vaes512` from 128 B (see
 ///   README, session 24).
 ///
-/// Other vendors take AMD's figures. (ECB: on the Intel machine the two ran equal from
-/// 1 KiB and VAES-512 10 % slower at 512 B, so it keeps VAES-512 from 4 KiB.)
+/// Other vendors take AMD's figures. ECB's crossover is at `VendorTuning::ecb_vaes512_from`.
 ///
 /// AES-NI counter mode builds the counters of three or more groups in the vector
 /// registers on Intel and on the stack elsewhere (measured in `ctr::groups_from_octets`
@@ -563,7 +566,7 @@ fn wide_part(data: &mut [u8], from: usize, group: usize) -> (&mut [u8], &mut [u8
 fn vendor_tuning() -> VendorTuning {
     if crate::cpu::intel_tuning() {
         VendorTuning {
-            ecb_vaes512_from: 4096,
+            ecb_vaes512_from: 1024,
             decrypt_vaes512_from: 128,
             ctr_vaes512_registers: 0..usize::MAX,
             ctr_vaes512_from: usize::MAX,
