@@ -164,9 +164,22 @@ impl GhashKey {
     /// Folds in the last of the text (padded) and GCM's final block, the AAD and
     /// ciphertext lengths in bits. Whole groups of `AGGREGATE` (eight) blocks are hashed in
     /// place; the rest goes through a small buffer together with the lengths block, so a
-    /// short message costs one call and one reduction (the buffer holds only ciphertext
-    /// and lengths, which are public, so it is not wiped).
+    /// text under eight blocks costs one call and one reduction (the buffer holds only
+    /// ciphertext and lengths, which are public, so it is not wiped). On the 256- and
+    /// 512-bit backends a text of 8 to 31 blocks, which that way took two reductions or
+    /// more in a row, goes in one with the lengths block
+    /// (`clmul::update_final_once`); under eight blocks its
+    /// 256-bit set-up cost more than it saved (AES-128-GCM 16 B 5.58 → 5.87 TSC c/B).
     pub fn update_final(&self, y: &mut u128, data: &[u8], aad_bytes: u64, text_bytes: u64) {
+        let lengths = ((aad_bytes as u128 * 8) << 64) | (text_bytes as u128 * 8);
+        #[cfg(target_arch = "x86_64")]
+        if matches!(
+            self.backend,
+            GhashBackend::Clmul256 | GhashBackend::Clmul512
+        ) && (16 * AGGREGATE..=super::clmul::FINAL_ONCE_MAX).contains(&data.len())
+        {
+            return super::clmul::update_final_once(&self.desc, y, data, lengths);
+        }
         let direct = data.len() / (16 * AGGREGATE) * (16 * AGGREGATE);
         let (head, tail) = data.split_at(direct);
         if !head.is_empty() {
@@ -175,7 +188,6 @@ impl GhashKey {
         let mut buf = [0u8; 16 * (AGGREGATE + 1)];
         buf[..tail.len()].copy_from_slice(tail);
         let at = tail.len().div_ceil(16) * 16;
-        let lengths = ((aad_bytes as u128 * 8) << 64) | (text_bytes as u128 * 8);
         buf[at..at + 16].copy_from_slice(&lengths.to_be_bytes());
         self.update_blocks(y, &buf[..at + 16]);
     }
@@ -255,7 +267,8 @@ mod tests {
             ran.push(backend.name());
             let key = GhashKey::new(&h, backend);
             for len in [
-                0usize, 1, 15, 16, 17, 64, 127, 128, 129, 143, 144, 255, 256, 257, 1000,
+                0usize, 1, 15, 16, 17, 31, 32, 33, 64, 127, 128, 129, 143, 144, 255, 256, 257, 479,
+                480, 481, 495, 496, 497, 512, 1000,
             ] {
                 let (mut a, mut b) = (7u128, 7u128);
                 soft.update_padded(&mut a, &data[..len]);

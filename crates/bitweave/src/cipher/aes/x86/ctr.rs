@@ -207,7 +207,10 @@ unsafe fn ctr_rounds_xor_vaes512<const R: usize>(
 /// 64 bits computed without a branch: the counter starts from the IV, which the
 /// constant-time check treats as secret. A tail under one group runs only the registers
 /// it needs, in place, so a 16-byte message costs one register's rounds and allocates
-/// nothing.
+/// nothing. (Five to seven registers once ran all eight: AES-128 144 B 0.318 → 0.256 TSC
+/// c/B, 192 B 0.241 → 0.205, AES-256 144 B 0.371 → 0.279, and AES-GCM's 128-byte
+/// messages with them, J0 and eight blocks; Xeon family 6 model 167 under
+/// `BITWEAVE_CPU=avx2`, 2026-12-06.)
 #[target_feature(enable = "aes,sse2,avx2,vaes")]
 pub(super) unsafe fn ctr_vaes256(aes: &AesX86, counter: &mut [u8], data: &mut [u8]) {
     // The round count stays a variable: as a constant (rounds unrolled) AES-256 ran 15 %
@@ -253,6 +256,9 @@ pub(super) unsafe fn ctr_vaes256(aes: &AesX86, counter: &mut [u8], data: &mut [u
             2 => ctr_rounds_xor_vaes256::<2>(k, rounds, counter_registers(k0, be), rest),
             3 => ctr_rounds_xor_vaes256::<3>(k, rounds, counter_registers(k0, be), rest),
             4 => ctr_rounds_xor_vaes256::<4>(k, rounds, counter_registers(k0, be), rest),
+            5 => ctr_rounds_xor_vaes256::<5>(k, rounds, counter_registers(k0, be), rest),
+            6 => ctr_rounds_xor_vaes256::<6>(k, rounds, counter_registers(k0, be), rest),
+            7 => ctr_rounds_xor_vaes256::<7>(k, rounds, counter_registers(k0, be), rest),
             _ => ctr_rounds_xor_vaes256::<8>(k, rounds, counter_registers(k0, be), rest),
         }
     }
