@@ -322,30 +322,33 @@ unsafe fn update_512_blocks(desc: &[u128; ZMM_AGGREGATE], y: &mut u128, blocks: 
 }
 
 /// Messages whose text and lengths block fit one reduction on the 256- and 512-bit
-/// backends: up to this many bytes of text (31 blocks, the lengths block the 32nd).
+/// backends: up to this many bytes of text (31 blocks, the lengths block the 32nd;
+/// `clmul128` takes up to 15).
 pub const FINAL_ONCE_MAX: usize = 16 * (ZMM_AGGREGATE - 1);
 
 /// GHASH's last step in one reduction: the text `data` (at most [`FINAL_ONCE_MAX`] bytes,
 /// its last block zero-padded) and then the lengths block `lengths` folded into `y`, n
 /// blocks in all, block i multiplied by H^(n-i) from `desc` (H^32..H^1), two blocks per
-/// 256-bit register, as the aggregated kernels fold a group. Through them a short
+/// 256-bit register with `wide` ([`final_once`]), else one per 128-bit register
+/// ([`final_once_128`]), as the aggregated kernels fold a group. Through them a short
 /// message's text went first (one reduction for up to eight blocks, sixteen from
 /// sixteen) and the lengths block after it, a second multiply and reduction waiting on
-/// the first. Pairs run from the end of the message, so with n odd the first block
-/// (which carries the running hash) is multiplied alone in a 128-bit register. Panics if
-/// this CPU lacks VPCLMULQDQ, AVX2, PCLMULQDQ or SSSE3, or `data` is too long. Out of
+/// the first. Panics if this CPU lacks PCLMULQDQ or SSSE3 (with `wide`, VPCLMULQDQ or
+/// AVX2), or `data` is too long. Out of
 /// line: inlined, it made `GhashKey::update_final` too large to inline into its callers,
 /// and every message paid a call with six register saves (AES-128-GCM 16 B 6.09 → 6.34
 /// TSC c/B, `BITWEAVE_CPU=avx2`).
 #[inline(never)]
-pub fn update_final_once(desc: &[u128; ZMM_AGGREGATE], y: &mut u128, data: &[u8], lengths: u128) {
+pub fn update_final_once(
+    desc: &[u128; ZMM_AGGREGATE],
+    y: &mut u128,
+    data: &[u8],
+    lengths: u128,
+    wide: bool,
+) {
     assert!(data.len() <= FINAL_ONCE_MAX);
-    assert!(crate::cpu::has_all(&[
-        Feature::Vpclmulqdq,
-        Feature::Avx2,
-        Feature::Pclmulqdq,
-        Feature::Ssse3
-    ]));
+    assert!(crate::cpu::has_all(&[Feature::Pclmulqdq, Feature::Ssse3]));
+    assert!(!wide || crate::cpu::has_all(&[Feature::Vpclmulqdq, Feature::Avx2]));
     // The last two blocks (the text's last, zero-padded, and the lengths block) in a
     // buffer; every block before them is whole and read in place. With no text the
     // buffer holds the lengths block alone, after a zero block that is not multiplied.
@@ -354,12 +357,71 @@ pub fn update_final_once(desc: &[u128; ZMM_AGGREGATE], y: &mut u128, data: &[u8]
     let mut tail = [0u8; 32];
     tail[..data.len() - 16 * before].copy_from_slice(&data[16 * before..]);
     tail[16..].copy_from_slice(&lengths.to_be_bytes());
+    let (head, n) = (&data[..16 * before], text_blocks + 1);
     // SAFETY: the features were just checked.
-    unsafe { final_once(desc, y, &data[..16 * before], &tail, text_blocks + 1) }
+    unsafe {
+        if wide {
+            final_once(desc, y, head, &tail, n)
+        } else {
+            final_once_128(desc, y, head, &tail, n)
+        }
+    }
 }
 
-/// [`update_final_once`]'s kernel: `head` the whole blocks before `tail`'s two (of which
-/// only the last counts when `n` is 1).
+/// [`final_once`] on 128-bit registers (`clmul128`, for up to 15 blocks of text: the
+/// multiplies are as many as by eight-block groups, the reduction one instead of two).
+///
+/// # Safety
+/// The CPU must have PCLMULQDQ and SSSE3.
+#[target_feature(enable = "pclmulqdq,ssse3,sse2")]
+unsafe fn final_once_128(
+    desc: &[u128; ZMM_AGGREGATE],
+    y: &mut u128,
+    head: &[u8],
+    tail: &[u8; 32],
+    n: usize,
+) {
+    debug_assert!(n <= ZMM_AGGREGATE && head.len() == 16 * n.saturating_sub(2));
+    let swap = _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    let first = ZMM_AGGREGATE - n;
+    // SAFETY: block i < n - 2 lies in `head`, the last two in `tail`; power first + i <
+    // ZMM_AGGREGATE; a u128 is 16 readable bytes.
+    unsafe {
+        let block = |i: usize| {
+            let at = if i + 2 < n {
+                head.as_ptr().add(16 * i)
+            } else {
+                tail.as_ptr().add(16 * (i + 2 - n))
+            };
+            _mm_shuffle_epi8(_mm_loadu_si128(at.cast()), swap)
+        };
+        let power = |i: usize| _mm_loadu_si128(desc.as_ptr().add(first + i).cast());
+        let (mut lo, mut mid, mut hi) = (
+            _mm_setzero_si128(),
+            _mm_setzero_si128(),
+            _mm_setzero_si128(),
+        );
+        for i in 1..n {
+            product_into(block(i), power(i), &mut lo, &mut mid, &mut hi);
+        }
+        // The first block carries the running hash, multiplied last (as `fold_group`).
+        let acc = _mm_loadu_si128((y as *const u128).cast());
+        product_into(
+            _mm_xor_si128(block(0), acc),
+            power(0),
+            &mut lo,
+            &mut mid,
+            &mut hi,
+        );
+        let acc = reduce(lo, karatsuba_mid(lo, mid, hi), hi);
+        _mm_storeu_si128((y as *mut u128).cast(), acc);
+    }
+}
+
+/// [`update_final_once`]'s 256-bit kernel: `head` the whole blocks before `tail`'s two
+/// (of which only the last counts when `n` is 1). Pairs run from the end of the message,
+/// so with n odd the first block (which carries the running hash) is multiplied alone in
+/// a 128-bit register.
 ///
 /// # Safety
 /// The CPU must have VPCLMULQDQ, AVX2, PCLMULQDQ and SSSE3.

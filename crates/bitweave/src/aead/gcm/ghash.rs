@@ -12,7 +12,7 @@
 
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
-use super::field::{mul, AGGREGATE, X_INVERSE, ZMM_AGGREGATE};
+use super::field::{mul, AGGREGATE, WIDE_AGGREGATE, X_INVERSE, ZMM_AGGREGATE};
 use crate::cpu::{self, Feature};
 
 /// Which implementation a [`GhashKey`] runs on.
@@ -165,20 +165,27 @@ impl GhashKey {
     /// ciphertext lengths in bits. Whole groups of `AGGREGATE` (eight) blocks are hashed in
     /// place; the rest goes through a small buffer together with the lengths block, so a
     /// text under eight blocks costs one call and one reduction (the buffer holds only
-    /// ciphertext and lengths, which are public, so it is not wiped). On the 256- and
-    /// 512-bit backends a text of 8 to 31 blocks, which that way took two reductions or
-    /// more in a row, goes in one with the lengths block
-    /// (`clmul::update_final_once`); under eight blocks its
-    /// 256-bit set-up cost more than it saved (AES-128-GCM 16 B 5.58 → 5.87 TSC c/B).
+    /// ciphertext and lengths, which are public, so it is not wiped). A text of 8 to 31
+    /// blocks on the 256- and 512-bit backends (8 to 15 on `clmul128`), which that way
+    /// took two reductions or more in a row, goes in one with the lengths block
+    /// (`clmul::update_final_once`); under eight blocks its set-up cost more than it saved
+    /// (AES-128-GCM 16 B 5.58 → 5.87 TSC c/B under `BITWEAVE_CPU=avx2`). Inline: out of
+    /// line, every message paid a call with six register saves.
+    #[inline]
     pub fn update_final(&self, y: &mut u128, data: &[u8], aad_bytes: u64, text_bytes: u64) {
         let lengths = ((aad_bytes as u128 * 8) << 64) | (text_bytes as u128 * 8);
         #[cfg(target_arch = "x86_64")]
-        if matches!(
-            self.backend,
-            GhashBackend::Clmul256 | GhashBackend::Clmul512
-        ) && (16 * AGGREGATE..=super::clmul::FINAL_ONCE_MAX).contains(&data.len())
         {
-            return super::clmul::update_final_once(&self.desc, y, data, lengths);
+            let (once, wide) = match self.backend {
+                GhashBackend::Clmul256 | GhashBackend::Clmul512 => {
+                    (super::clmul::FINAL_ONCE_MAX, true)
+                }
+                GhashBackend::Clmul128 => (16 * (WIDE_AGGREGATE - 1), false),
+                _ => (0, false),
+            };
+            if (16 * AGGREGATE..=once).contains(&data.len()) {
+                return super::clmul::update_final_once(&self.desc, y, data, lengths, wide);
+            }
         }
         let direct = data.len() / (16 * AGGREGATE) * (16 * AGGREGATE);
         let (head, tail) = data.split_at(direct);
