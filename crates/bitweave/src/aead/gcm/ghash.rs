@@ -12,7 +12,7 @@
 
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
-use super::field::{mul, AGGREGATE, WIDE_AGGREGATE, X_INVERSE, ZMM_AGGREGATE};
+use super::field::{mul, AGGREGATE, X_INVERSE, ZMM_AGGREGATE};
 use crate::cpu::{self, Feature};
 
 /// Which implementation a [`GhashKey`] runs on.
@@ -180,7 +180,7 @@ impl GhashKey {
                 GhashBackend::Clmul256 | GhashBackend::Clmul512 => {
                     (super::clmul::FINAL_ONCE_MAX, true)
                 }
-                GhashBackend::Clmul128 => (16 * (WIDE_AGGREGATE - 1), false),
+                GhashBackend::Clmul128 => (16 * (super::field::WIDE_AGGREGATE - 1), false),
                 _ => (0, false),
             };
             if (16 * AGGREGATE..=once).contains(&data.len()) {
